@@ -1,0 +1,3 @@
+from koloda.cli import main
+
+raise SystemExit(main())

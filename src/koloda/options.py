@@ -1,0 +1,204 @@
+"""Variants are data: one frozen, validated options dataclass per game, with named presets.
+
+A game declares its options as a frozen dataclass deriving from :class:`Options`, one field per rule
+choice with the source text's default, a one-line comment per field, and ``PRESETS``. Values are
+checked against the field's annotation (``bool``, ``int``, ``str``, a ``Literal[...]`` of choices, a
+tuple of those); combinations are checked in the game's ``validate``. Nothing is ever silently dropped
+or reset: an unknown key, a wrong type or an impossible combination raises :class:`OptionsError` with a
+message that says what is wrong.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Demo(Options):
+...     target: int = 248
+...     mode: Literal["a", "b"] = "a"
+>>> Demo.from_mapping({"target": 300}).target
+300
+>>> Demo.from_mapping({"targt": 300})
+Traceback (most recent call last):
+...
+koloda.errors.OptionsError: unknown option 'targt' (did you mean 'target'?); known options: mode, target
+>>> Demo().with_assignments(["mode=b"]).mode
+'b'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin
+
+from koloda.errors import OptionsError
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """Base class of every game's options; subclasses are frozen dataclasses."""
+
+    #: Named presets: name -> overrides of the defaults. ``"default"`` is always the defaults.
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    def __post_init__(self) -> None:
+        hints = _hints(type(self))
+        for field in dataclasses.fields(self):
+            _check_value(field.name, getattr(self, field.name), hints[field.name])
+        self.validate()
+
+    def validate(self) -> None:
+        """Reject impossible combinations; subclasses override and raise :class:`OptionsError`."""
+
+    # -- construction --------------------------------------------------------------------------------
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Self:
+        """Build options from a mapping (for example a game record's ``options``), strictly."""
+        if not isinstance(data, Mapping):
+            raise OptionsError(f"options must be a JSON object, not {type(data).__name__}")
+        names = [field.name for field in dataclasses.fields(cls)]
+        for key in data:
+            if key not in names:
+                close = difflib.get_close_matches(str(key), names, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise OptionsError(f"unknown option {key!r}{hint}; known options: {', '.join(sorted(names))}")
+        hints = _hints(cls)
+        values = {key: _from_json(key, value, hints[key]) for key, value in data.items()}
+        return cls(**values)
+
+    @classmethod
+    def preset(cls, name: str) -> Self:
+        """The named preset; ``"default"`` is the source text's defaults."""
+        presets = cls.preset_names()
+        if name not in presets:
+            raise OptionsError(f"unknown preset {name!r}; presets: {', '.join(presets)}")
+        return cls.from_mapping(cls.PRESETS.get(name, {}))
+
+    @classmethod
+    def preset_names(cls) -> list[str]:
+        return ["default", *(name for name in cls.PRESETS if name != "default")]
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some fields changed, validated like :meth:`from_mapping`."""
+        return type(self).from_mapping({**self.to_dict(), **changes})
+
+    def with_assignments(self, assignments: Iterable[str]) -> Self:
+        """Apply command-line ``key=value`` strings; values are parsed by the field's type."""
+        hints = _hints(type(self))
+        names = {field.name for field in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for assignment in assignments:
+            key, sep, text = assignment.partition("=")
+            key = key.strip()
+            if not sep:
+                raise OptionsError(f"bad option {assignment!r}: expected key=value")
+            # Unknown keys pass through so that from_mapping names them with its usual message.
+            changes[key] = _from_text(text.strip(), hints[key]) if key in names else text
+        return self.replace(**changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping that :meth:`from_mapping` reads back to an equal object."""
+        return {field.name: _to_json(getattr(self, field.name)) for field in dataclasses.fields(self)}
+
+    @classmethod
+    def describe(cls) -> list[tuple[str, str, str]]:
+        """(name, allowed values, default) for every option, for help texts."""
+        hints = _hints(cls)
+        rows = []
+        for field in dataclasses.fields(cls):
+            default = field.default if field.default is not dataclasses.MISSING else None
+            rows.append((field.name, _type_text(hints[field.name]), repr(_to_json(default))))
+        return rows
+
+
+# -- type checking of values -------------------------------------------------------------------------
+
+_HINT_CACHE: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINT_CACHE.get(cls)
+    if hints is None:
+        hints = typing.get_type_hints(cls)
+        _HINT_CACHE[cls] = hints
+    return hints
+
+
+def _type_text(hint: Any) -> str:
+    origin = get_origin(hint)
+    if origin is Literal:
+        return " | ".join(repr(arg) for arg in get_args(hint))
+    if origin in (types.UnionType, typing.Union):
+        return " | ".join(_type_text(arg) for arg in get_args(hint))
+    if origin is tuple:
+        return f"list of {_type_text(get_args(hint)[0])}"
+    if hint is type(None):
+        return "null"
+    return getattr(hint, "__name__", str(hint))
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    origin = get_origin(hint)
+    if origin is Literal:
+        return any(value == arg and type(value) is type(arg) for arg in get_args(hint))
+    if origin in (types.UnionType, typing.Union):
+        return any(_matches(value, arg) for arg in get_args(hint))
+    if origin is tuple:
+        args = get_args(hint)
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_matches(item, args[0]) for item in value)
+        return len(args) == len(value) and all(_matches(v, a) for v, a in zip(value, args, strict=True))
+    if hint is type(None):
+        return value is None
+    if hint is int:
+        return type(value) is int
+    if hint is float:
+        return type(value) in (int, float)
+    return isinstance(value, hint)
+
+
+def _check_value(name: str, value: Any, hint: Any) -> None:
+    if not _matches(value, hint):
+        raise OptionsError(f"option {name!r} must be {_type_text(hint)}, not {value!r}")
+
+
+def _from_json(name: str, value: Any, hint: Any) -> Any:
+    """JSON has lists where options hold tuples; everything else must already have the right type."""
+    if isinstance(value, list):
+        value = tuple(tuple(item) if isinstance(item, list) else item for item in value)
+    _check_value(name, value, hint)
+    return value
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_to_json(item) for item in value]
+    return value
+
+
+def _from_text(text: str, hint: Any) -> Any:
+    """Parse a command-line value: true/false, integers, null, comma lists, else the string."""
+    if get_origin(hint) is tuple:
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        return tuple(_scalar(item) for item in items)
+    value = _scalar(text)
+    if not _matches(value, hint) and _matches(text, hint):
+        return text  # a string option whose value happens to look like a number or a boolean
+    return value
+
+
+def _scalar(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if lowered in ("null", "none"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text

@@ -1,0 +1,104 @@
+"""The shared options machinery and the game record format."""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, Literal
+
+import pytest
+
+from koloda.errors import OptionsError, RecordError
+from koloda.game import GameRecord
+from koloda.options import Options
+
+
+@dataclass(frozen=True)
+class Demo(Options):
+    target: int = 248
+    mode: Literal["on", "off", "auto"] = "auto"
+    strict: bool = False
+    fines: tuple[int, ...] = (3, 6)
+    PRESETS: ClassVar = {"short": {"target": 100}}
+
+    def validate(self) -> None:
+        if self.strict and self.mode == "off":
+            raise OptionsError("strict needs mode 'on' or 'auto'")
+
+
+def test_defaults_and_presets() -> None:
+    assert Demo.preset("default") == Demo()
+    assert Demo.preset("short").target == 100
+    assert Demo.preset_names() == ["default", "short"]
+    with pytest.raises(OptionsError, match="unknown preset 'long'"):
+        Demo.preset("long")
+
+
+def test_frozen() -> None:
+    with pytest.raises(AttributeError):
+        Demo().target = 3  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"targt": 1}, "unknown option 'targt' \\(did you mean 'target'\\?\\)"),
+        ({"target": "248"}, "option 'target' must be int, not '248'"),
+        ({"target": True}, "option 'target' must be int"),
+        ({"mode": "maybe"}, "option 'mode' must be 'on' \\| 'off' \\| 'auto'"),
+        ({"strict": 1}, "option 'strict' must be bool"),
+        ({"fines": [3, "x"]}, "option 'fines' must be list of int"),
+        ({"strict": True, "mode": "off"}, "strict needs mode"),
+    ],
+)
+def test_bad_options_are_named(data: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionsError, match=message):
+        Demo.from_mapping(data)
+
+
+def test_assignments_parse_by_type() -> None:
+    options = Demo().with_assignments(["target=300", "mode=off", "fines=1,2", "strict=false"])
+    assert options == Demo(target=300, mode="off", fines=(1, 2))
+    with pytest.raises(OptionsError, match="expected key=value"):
+        Demo().with_assignments(["target"])
+    with pytest.raises(OptionsError, match="unknown option 'nope'"):
+        Demo().with_assignments(["nope=1"])
+
+
+def test_to_dict_round_trips_through_json() -> None:
+    options = Demo(fines=(1, 2, 3))
+    assert Demo.from_mapping(json.loads(json.dumps(options.to_dict()))) == options
+
+
+def test_record_round_trip(tmp_path: Path) -> None:
+    record = GameRecord("bank", 3, {"target": 100}, ("7H", "draw"), seed=5, meta={"names": ["Аня"]})
+    path = tmp_path / "game.json"
+    record.save(path)
+    assert GameRecord.load(path, game="bank") == record
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "not valid JSON"),
+        ("[]", "must be a JSON object"),
+        ('{"game": "bank", "players": 3, "actions": []}', "exactly one of 'seed' and 'deal'"),
+        ('{"game": "bank", "players": 3, "seed": 1, "deal": {}, "actions": []}', "exactly one"),
+        ('{"game": "bank", "players": "3", "seed": 1, "actions": []}', "'players' must be int"),
+        ('{"game": "bank", "players": 3, "seed": -1, "actions": []}', "'seed' must be a non-negative"),
+        ('{"game": "bank", "players": 3, "seed": 1, "actions": [1]}', "must be a string"),
+        ('{"game": "bank", "players": 3, "seed": 1, "actions": [], "x": 1}', "unknown key 'x'"),
+        ('{"game": "thousand", "players": 3, "seed": 1, "actions": []}', "not of 'bank'"),
+        (
+            '{"game": "bank", "version": 9, "players": 3, "seed": 1, "actions": []}',
+            "unsupported record version",
+        ),
+    ],
+)
+def test_bad_records_are_named(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        GameRecord.loads(text, game="bank")
+
+
+def test_unreadable_record_file(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        GameRecord.load(tmp_path / "missing.json")
