@@ -1,0 +1,149 @@
+"""Terminal helpers shared by every interactive command: language, colour, cards, prompts, progress.
+
+The interactive loops take ``read`` and ``write`` functions instead of touching stdin/stdout, so that
+tests drive them by feeding lines.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Literal, TextIO, TypeVar
+
+from koloda.cards import Card
+from koloda.errors import KolodaError
+
+Lang = Literal["ru", "en"]
+LANGS: tuple[Lang, ...] = ("ru", "en")
+Read = Callable[[str], str]
+Write = Callable[[str], None]
+T = TypeVar("T")
+
+_RED = "\x1b[31m"
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_RESET = "\x1b[0m"
+
+
+class Quit(Exception):
+    """The player asked to leave (``quit``/``выход``, end of input or Ctrl-C at a prompt)."""
+
+
+QUIT_WORDS = frozenset({"quit", "exit", "q", "выход", "выйти"})
+
+
+def say(lang: Lang, ru: str, en: str) -> str:
+    """Pick the text of the interface language."""
+    return ru if lang == "ru" else en
+
+
+def colour_enabled(stream: TextIO | None = None) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    stream = stream or sys.stdout
+    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+
+
+def card_text(card: Card, lang: Lang = "en", colour: bool = False) -> str:
+    """A card with its Unicode suit, in Russian or Latin ranks, red suits in red when colour is on.
+
+    >>> card_text(Card.parse("10H"), "ru")
+    '10♥'
+    >>> card_text(Card.parse("AS"), "ru"), card_text(Card.parse("AS"), "en")
+    ('Т♠', 'A♠')
+    """
+    text = card.text("russian" if lang == "ru" else "latin", "symbol")
+    if colour and card.suit.is_red:
+        return f"{_RED}{text}{_RESET}"
+    return text
+
+
+def cards_line(cards: Iterable[Card], lang: Lang = "en", colour: bool = False) -> str:
+    return " ".join(card_text(card, lang, colour) for card in cards)
+
+
+def bold(text: str, colour: bool) -> str:
+    return f"{_BOLD}{text}{_RESET}" if colour else text
+
+
+def dim(text: str, colour: bool) -> str:
+    return f"{_DIM}{text}{_RESET}" if colour else text
+
+
+def ask(prompt: str, parse: Callable[[str], T], *, read: Read = input, write: Write = print) -> T:
+    """Prompt until ``parse`` accepts the answer; a KolodaError's message is shown and the prompt repeated.
+
+    >>> answers = iter(["x", "7"])
+    >>> ask("n? ", int_in(1, 9), read=lambda _: next(answers), write=print)
+    not a number from 1 to 9: 'x'
+    7
+    """
+    while True:
+        try:
+            line = read(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise Quit from None
+        if line.strip().lower() in QUIT_WORDS:
+            raise Quit
+        try:
+            return parse(line)
+        except KolodaError as exc:
+            write(str(exc))
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """A parser for :func:`ask` that accepts a whole number in [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise KolodaError(f"not a number from {low} to {high}: {text!r}") from None
+        if not low <= value <= high:
+            raise KolodaError(f"not a number from {low} to {high}: {text!r}")
+        return value
+
+    return parse
+
+
+class Progress:
+    """A one-line progress bar on stderr, shown only when stderr is a terminal."""
+
+    def __init__(self, total: int, label: str = "", stream: TextIO | None = None) -> None:
+        self.total = max(total, 1)
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.done = 0
+        self._last = 0.0
+
+    def advance(self, count: int = 1) -> None:
+        self.done += count
+        now = time.monotonic()
+        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
+            self._last = now
+            width = 30
+            filled = width * min(self.done, self.total) // self.total
+            bar = "#" * filled + "-" * (width - filled)
+            self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def track(items: Iterable[T], total: int, label: str = "") -> Iterator[T]:
+    """Iterate with a progress bar (see :class:`Progress`)."""
+    with Progress(total, label) as progress:
+        for item in items:
+            yield item
+            progress.advance()
