@@ -1,0 +1,101 @@
+"""The options of Thousand: one frozen, validated object, defaults from the seed's home rules.
+
+Scoring fields come first (docs/rules/thousand.md, Part I, rules S1-S14); the game engine adds its
+fields below the marked line. Presets: ``home`` (the defaults), ``tournament``, ``russian``.
+
+>>> ThousandOptions.preset("tournament").rounding
+'tournament'
+>>> ThousandOptions().with_assignments(["barrel=on", "barrel_deals=1"]).barrel_deals
+1
+>>> ThousandOptions(barrel_fall_reset=3)
+Traceback (most recent call last):
+...
+koloda.errors.OptionsError: barrel_fall_reset needs barrel=true (there is no barrel to fall from)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from koloda.errors import OptionsError
+from koloda.options import Options
+
+Rounding = Literal["home", "tournament", "russian"]
+Rule800 = Literal["home", "tournament", "off"]
+BarrelFailed = Literal["minus_bid", "fall", "both"]
+
+
+@dataclass(frozen=True)
+class ThousandOptions(Options):
+    """Every rule choice of Thousand; each default is the reading of the seed's home rules."""
+
+    # --- scoring (issue 3): docs/rules/thousand.md Part I ---
+    target: int = 1000  # S9: a declarer who makes his contract and reaches this wins
+    defender_cap: int = 990  # S10: a score that is not a made contract stops here
+    rounding: Rounding = "home"  # S4: defenders' points: home 5+ up to tens, tournament 6+ up, russian to 5
+    rule_800: Rule800 = "home"  # S5: home: no defence from the line; tournament: defence capped at it
+    threshold_800: int = 800  # S5: where the 800 rule's line lies
+    barrel: bool = False  # S6: the barrel: a score reaching barrel_threshold is frozen there
+    barrel_threshold: int = 880  # S6: where the barrel stands
+    barrel_deals: int | None = 3  # S6: deals on the barrel to make a contract in; None: no limit
+    barrel_fall: int = 120  # S6: points lost on falling off the barrel when the deals run out
+    barrel_failed: BarrelFailed = "minus_bid"  # S6: a failed contract on the barrel: -bid, -fall, or both
+    bomb_points: int = 60  # S7: each defender's points when the declarer calls a bomb
+    bombs_per_game: int | None = 1  # S7: bombs one player may call in one game; None: unlimited
+    bid_step: Literal[5, 10] = 5  # S2: bids are multiples of this (5 Russian, 10 Polish)
+    min_bid: int = 100  # S2: the lowest bid
+    sitting_as_defender: bool = True  # S11: 4 players: the sitting dealer's points rounded like defence
+    bolts: int | None = None  # S12 (house): this many scoreless deals cost bolt_penalty; None: off
+    bolt_penalty: int = 120  # S12 (house): what the bolts cost
+    dump: bool = False  # S13 (house): a total of exactly 555 or -555 falls to 0
+    barrel_fall_reset: int | None = None  # S14 (house): this many falls from the barrel reset to 0; None: off
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "home": {},
+        "tournament": {"rounding": "tournament", "rule_800": "tournament", "bid_step": 10},
+        "russian": {"rounding": "russian", "rule_800": "off", "barrel": True},
+    }
+
+    def validate(self) -> None:
+        """Reject scoring combinations that cannot be played; the game engine extends this."""
+        if self.target <= 0:
+            raise OptionsError(f"target must be positive, not {self.target}")
+        if not 0 < self.defender_cap < self.target:
+            raise OptionsError(
+                f"defender_cap {self.defender_cap} must be positive and below target {self.target}"
+                " (only a made contract may reach the target)"
+            )
+        if self.rule_800 != "off" and not 0 < self.threshold_800 <= self.defender_cap:
+            raise OptionsError(
+                f"threshold_800 {self.threshold_800} must lie between 0 and defender_cap {self.defender_cap}"
+            )
+        if self.barrel and not 0 < self.barrel_threshold < self.target:
+            raise OptionsError(
+                f"barrel_threshold {self.barrel_threshold} must be positive and below target {self.target}"
+            )
+        if self.barrel_deals is not None and self.barrel_deals < 1:
+            raise OptionsError(f"barrel_deals must be at least 1 or null (no limit), not {self.barrel_deals}")
+        for name in ("barrel_fall", "bomb_points", "bolt_penalty"):
+            if getattr(self, name) < 0:
+                raise OptionsError(f"{name} must not be negative, not {getattr(self, name)}")
+        if self.bombs_per_game is not None and self.bombs_per_game < 0:
+            raise OptionsError(f"bombs_per_game must be 0 or more or null, not {self.bombs_per_game}")
+        if self.min_bid <= 0 or self.min_bid % self.bid_step:
+            raise OptionsError(
+                f"min_bid {self.min_bid} must be a positive multiple of bid_step {self.bid_step}"
+            )
+        if self.min_bid > 120:
+            raise OptionsError(f"min_bid {self.min_bid} is above 120, the card points of a whole deck")
+        if self.bolts is not None and self.bolts < 1:
+            raise OptionsError(f"bolts must be at least 1 or null (off), not {self.bolts}")
+        if self.barrel_fall_reset is not None:
+            if not self.barrel:
+                raise OptionsError("barrel_fall_reset needs barrel=true (there is no barrel to fall from)")
+            if self.barrel_fall_reset < 1:
+                raise OptionsError(
+                    f"barrel_fall_reset must be at least 1 or null, not {self.barrel_fall_reset}"
+                )
+
+    # --- the game (issue 4): fields added by the game engine below ---
