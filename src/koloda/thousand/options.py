@@ -25,6 +25,9 @@ from koloda.options import Options
 Rounding = Literal["home", "tournament", "russian"]
 Rule800 = Literal["home", "tournament", "off"]
 BarrelFailed = Literal["minus_bid", "fall", "both"]
+BidCap = Literal["marriage", "marriages_held", "none"]  # G6
+MustBeat = Literal["no", "led", "winning"]  # G11
+SittingScores = Literal["talon", "aces_marriage", "nothing"]  # G2
 
 
 @dataclass(frozen=True)
@@ -97,5 +100,25 @@ class ThousandOptions(Options):
                 raise OptionsError(
                     f"barrel_fall_reset must be at least 1 or null, not {self.barrel_fall_reset}"
                 )
+        self._validate_game()
 
     # --- the game (issue 4): fields added by the game engine below ---
+    redeal_four_nines: bool = True  # G4: a hand with all four nines is dealt again
+    redeal_hand_under: int = 0  # G4: a hand worth fewer card points is dealt again; 0: off (some rules: 13)
+    redeal_talon_under: int = 0  # G4: a talon worth fewer card points is dealt again; 0: off (some rules: 6)
+    redeal_talon_two_nines: bool = False  # G4: a talon holding two nines or more is dealt again
+    bid_cap: BidCap = "marriage"  # G6: 120 without a marriage in hand; marriages_held: 120 + held; none
+    talon_hidden_at_100: bool = False  # G7: the talon is shown to the opponents only above the lowest bid
+    must_beat: MustBeat = "no"  # G11: no duty; led: beat the card led; winning: beat the winning card
+    marriage_needs_trick: bool = True  # G9: a marriage is declared only by a player who has taken a trick
+    marriage_optional: bool = True  # G9: a held marriage may be led without declaring it
+    ace_marriage: bool = False  # G10: the four aces, declared by leading one of them, score 200
+    show_past_tricks: bool = True  # G14: views show every finished trick, else only the last one
+    sitting_scores: SittingScores = "talon"  # G2: 4 players: the sitting dealer's points from the talon
+
+    def _validate_game(self) -> None:
+        """G4: redeal thresholds that would void most deals are refused."""
+        if not 0 <= self.redeal_hand_under <= 20:
+            raise OptionsError(f"redeal_hand_under must be 0 (off) to 20, not {self.redeal_hand_under}")
+        if not 0 <= self.redeal_talon_under <= 10:
+            raise OptionsError(f"redeal_talon_under must be 0 (off) to 10, not {self.redeal_talon_under}")
