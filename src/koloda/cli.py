@@ -11,7 +11,9 @@ from koloda import __version__
 from koloda.errors import KolodaError
 
 #: Command name -> module with ``register(subparsers)``; the module's parsers set ``func``.
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "thousand": "koloda.thousand.cli",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,64 @@
+"""``koloda thousand``: score a score file (``score``) and keep the score of a real game (``sheet``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from koloda.term import LANGS, Lang
+from koloda.thousand.options import ThousandOptions
+from koloda.thousand.scorefile import load_score_file
+from koloda.thousand.table import json_result, markdown_table, winner_line
+
+
+def register(subparsers: Any) -> None:
+    """Add ``thousand`` with its subcommands to the ``koloda`` parser."""
+    parser = subparsers.add_parser("thousand", help="Thousand (Тысяча): score, score sheet")
+    commands = parser.add_subparsers(dest="thousand_command", metavar="COMMAND", required=True)
+
+    score = commands.add_parser("score", help="score a JSON Lines score file and print the table")
+    score.add_argument("file", type=Path, help="the score file (docs/thousand-score-file.md)")
+    _add_options_arguments(score)
+    score.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    score.set_defaults(func=_score)
+
+    sheet = commands.add_parser("sheet", help="keep the score of a game played with real cards")
+    _add_options_arguments(sheet)
+    sheet.add_argument("--resume", action="store_true", help="continue the last unfinished game")
+    sheet.add_argument("--db", type=Path, help="the SQLite file (default: the user's data directory)")
+    sheet.set_defaults(func=_sheet)
+
+
+def _add_options_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", choices=ThousandOptions.preset_names(), help="rule preset")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="set one option (repeatable)"
+    )
+    parser.add_argument("--lang", choices=LANGS, default="ru", help="language of the table (default ru)")
+
+
+def _score(args: argparse.Namespace) -> int:
+    game = load_score_file(args.file, preset=args.preset, assignments=args.option)
+    lang: Lang = args.lang
+    if args.json:
+        print(json.dumps(json_result(game, lang), ensure_ascii=False))
+        return 0
+    print(markdown_table(game, lang, marks=True))
+    line = winner_line(game, lang)
+    if line:
+        print(line)
+    return 0
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    from koloda.thousand.sheet import SheetStore, default_db_path, run_sheet
+
+    path = args.db if args.db is not None else default_db_path(os.environ)
+    options = None
+    if args.preset is not None or args.option:
+        options = ThousandOptions.preset(args.preset or "default").with_assignments(args.option)
+    with SheetStore(path) as store:
+        return run_sheet(store, options=options, resume=args.resume, lang=args.lang)
