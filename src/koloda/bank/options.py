@@ -1,0 +1,146 @@
+"""The agreements of Bank: one frozen, validated options object (docs/rules/bank.md names each rule).
+
+>>> BankOptions().trumps, BankOptions().seven, BankOptions().target
+('own', 'skip', 248)
+>>> BankOptions.preset("senior-junior").trumps
+'senior-junior'
+>>> BankOptions(penalty_fixed=30)
+Traceback (most recent call last):
+...
+koloda.errors.OptionsError: option 'penalty_fixed' must be one of 15, 23, 31, 40, 48, 56 (rule 7.7), not 30
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from koloda.cards import Suit
+from koloda.errors import NotationError, OptionsError
+from koloda.options import Options
+
+FIXED_PENALTIES = (15, 23, 31, 40, 48, 56)
+PER_CARD_PENALTIES = (3, 6)
+#: How many trump suits each set-up names (rule 3.1); "own" takes one per player or none (random).
+_TRUMP_COUNTS = {"own": None, "none": 0, "one": 1, "two": 2, "senior-junior": 2}
+
+
+@dataclass(frozen=True)
+class BankOptions(Options):
+    """Every agreement of Bank; the defaults are the source text's defaults and the rules doc's readings."""
+
+    # rule 2.1: the first dealer, None = by lot (from the seed), or a fixed seat
+    first_dealer: int | None = None
+    # rule 2.2: who deals the next deal (the text's five agreements)
+    next_dealer: Literal["loser", "last-finisher", "starter", "max-points", "min-points"] = "loser"
+    # rule 3.1: set-up 1 own / 2 none / 3 one / 4 two / 5 senior-junior
+    trumps: Literal["own", "none", "one", "two", "senior-junior"] = "own"
+    # rules 3.2-3.4: trump suits as letters; empty = drawn from the seed (senior-junior: S senior, D junior)
+    trump_suits: tuple[str, ...] = ()
+    # rule 3.3: in set-up 4 the two trump suits cover each other by the normal rule, or freely
+    two_trumps_cover: Literal["suit", "free"] = "suit"
+    # rule 4.2: the open card may be covered by any card of its suit ("free") or only by the normal rule
+    opening: Literal["free", "strict"] = "free"
+    # rule 4.5: the card added after an 8 covers the 8, or the card beneath it
+    eight_then: Literal["cover-eight", "cover-beneath"] = "cover-eight"
+    # rule 4.7: runs of one suit or of any suits; whether a run gives an extra move
+    runs: Literal["one-suit", "any-suits"] = "one-suit"
+    run_extra_move: bool = False
+    # rule 4.8: the player after a 7: skip / draw and move / skip and draw / none (no effect)
+    seven: Literal["skip", "draw-and-move", "skip-and-draw", "none"] = "skip"
+    # rule 5.3: after a capture the next player leads any card, or must cover the taken top card
+    after_capture: Literal["free-lead", "last-top"] = "free-lead"
+    # rule 5.4: four kings laid in one move are captured by another player covering them, or by anyone
+    four_kings: Literal["other-player", "anyone"] = "other-player"
+    # rule 5.6: players who are out still take a bank whose top card is theirs
+    out_players_take: bool = True
+    # rule 6.3: a bank of two or more cards left at the end goes to its top card's owner, or is set aside
+    leftover_bank: Literal["top-owner", "set-aside"] = "top-owner"
+    # rules 7.6-7.7: points left in hand: "none" (rule 1 of the text), variant 1, variant 2
+    penalty: Literal["none", "variant1", "variant2"] = "variant1"
+    # rule 7.7: variant 2 adds a fixed amount, a per-card amount, or ("split") the per-card amount for each
+    # zero-point card and the fixed amount for a pointless hand
+    variant2: Literal["fixed", "per-card", "split"] = "fixed"
+    penalty_fixed: int = 31
+    penalty_per_card: int = 3
+    # rule 7.8: penalties for every player holding cards at the end, or only for the loser
+    penalty_who: Literal["holders", "loser"] = "holders"
+    # rule 8.1: the match target
+    target: int = 248
+    # rule 8.2: a tie deal is played by everyone, or by the tied players only
+    tie: Literal["everyone", "tied-only"] = "everyone"
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "default": {},
+        "no-trumps": {"trumps": "none"},
+        "one-trump": {"trumps": "one"},
+        "two-trumps": {"trumps": "two"},
+        "senior-junior": {"trumps": "senior-junior"},
+        # the literal readings of every ambiguous sentence (rules 4.2, 4.5, 5.3, 5.4): a harder game that
+        # often ends stuck, documented in "Game health"
+        "literal": {
+            "opening": "strict",
+            "after_capture": "last-top",
+            "eight_then": "cover-beneath",
+            "four_kings": "anyone",
+        },
+        # the strict cover rule only, everything else playable
+        "strict": {"opening": "strict"},
+        # the text's penalty variant 2 with the most common fixed fine of 31, paid by the loser only
+        "fine-31": {"penalty": "variant2", "variant2": "fixed", "penalty_fixed": 31, "penalty_who": "loser"},
+        # points in hand are neither counted nor fined (the text's first rule)
+        "no-penalty": {"penalty": "none"},
+    }
+
+    def validate(self) -> None:
+        if self.first_dealer is not None and not 0 <= self.first_dealer <= 3:
+            raise OptionsError(f"option 'first_dealer' must be a seat 0-3 or null (by lot), not {self.first_dealer}")
+        if self.penalty_fixed not in FIXED_PENALTIES:
+            raise OptionsError(
+                f"option 'penalty_fixed' must be one of {', '.join(map(str, FIXED_PENALTIES))} (rule 7.7), "
+                f"not {self.penalty_fixed}"
+            )
+        if self.penalty_per_card not in PER_CARD_PENALTIES:
+            raise OptionsError(
+                f"option 'penalty_per_card' must be 3 or 6 (rule 7.7), not {self.penalty_per_card}"
+            )
+        if self.target < 1:
+            raise OptionsError(f"option 'target' must be a positive number of points, not {self.target}")
+        suits = self.trump_suit_values()
+        if len(set(suits)) != len(suits):
+            raise OptionsError(f"option 'trump_suits' names a suit twice: {list(self.trump_suits)}")
+        wanted = _TRUMP_COUNTS[self.trumps]
+        if suits and wanted is None and not 2 <= len(suits) <= 4:
+            raise OptionsError(
+                "option 'trump_suits' with trumps 'own' needs one suit per player (2-4), "
+                f"not {len(suits)}; leave it empty to draw them at random"
+            )
+        if suits and wanted is not None and len(suits) != wanted:
+            raise OptionsError(
+                f"option 'trump_suits' with trumps {self.trumps!r} needs {wanted} suit(s), not {len(suits)}"
+            )
+        if self.two_trumps_cover != "suit" and self.trumps != "two":
+            raise OptionsError("option 'two_trumps_cover' applies only to trumps 'two' (rule 3.3)")
+        if self.variant2 != "fixed" and self.penalty != "variant2":
+            raise OptionsError(f"option 'variant2' = {self.variant2!r} needs penalty 'variant2' (rule 7.7)")
+        if self.penalty_who != "holders" and self.penalty == "none":
+            raise OptionsError("option 'penalty_who' has no effect with penalty 'none' (rule 7.8)")
+
+    def trump_suit_values(self) -> tuple[Suit, ...]:
+        """The named trump suits as :class:`Suit` values (validated)."""
+        try:
+            return tuple(Suit.parse(text) for text in self.trump_suits)
+        except NotationError as exc:
+            raise OptionsError(f"option 'trump_suits': {exc}") from None
+
+    def check_players(self, players: int) -> None:
+        """Reject options that cannot work with this many players (rules 2.1, 3.2)."""
+        if not 2 <= players <= 4:
+            raise OptionsError(f"Bank is for 2-4 players, not {players}")
+        if self.first_dealer is not None and self.first_dealer >= players:
+            raise OptionsError(f"option 'first_dealer' = {self.first_dealer} is not a seat of {players} players")
+        if self.trumps == "own" and self.trump_suits and len(self.trump_suits) != players:
+            raise OptionsError(
+                f"option 'trump_suits' names {len(self.trump_suits)} own trumps for {players} players (rule 3.2)"
+            )
