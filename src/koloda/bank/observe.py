@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from koloda.bank import tables as T
-from koloda.bank.state import DealResult, BankState, action_text
+from koloda.bank.state import BankState, DealResult, action_text
 from koloda.cards import DECK_36, Suit
 
 
@@ -54,9 +54,7 @@ class BankObservation:
             value = getattr(self, name)
             if name == "results":
                 value = [r.to_json() for r in value]
-            elif name == "history":
-                value = [list(item) for item in value]
-            elif name == "captured_cards":
+            elif name == "history" or name == "captured_cards":
                 value = [list(item) for item in value]
             elif isinstance(value, tuple):
                 value = list(value)

@@ -95,7 +95,9 @@ class BankOptions(Options):
 
     def validate(self) -> None:
         if self.first_dealer is not None and not 0 <= self.first_dealer <= 3:
-            raise OptionsError(f"option 'first_dealer' must be a seat 0-3 or null (by lot), not {self.first_dealer}")
+            raise OptionsError(
+                f"option 'first_dealer' must be a seat 0-3 or null (by lot), not {self.first_dealer}"
+            )
         if self.penalty_fixed not in FIXED_PENALTIES:
             raise OptionsError(
                 f"option 'penalty_fixed' must be one of {', '.join(map(str, FIXED_PENALTIES))} (rule 7.7), "
@@ -139,8 +141,11 @@ class BankOptions(Options):
         if not 2 <= players <= 4:
             raise OptionsError(f"Bank is for 2-4 players, not {players}")
         if self.first_dealer is not None and self.first_dealer >= players:
-            raise OptionsError(f"option 'first_dealer' = {self.first_dealer} is not a seat of {players} players")
+            raise OptionsError(
+                f"option 'first_dealer' = {self.first_dealer} is not a seat of {players} players"
+            )
         if self.trumps == "own" and self.trump_suits and len(self.trump_suits) != players:
             raise OptionsError(
-                f"option 'trump_suits' names {len(self.trump_suits)} own trumps for {players} players (rule 3.2)"
+                f"option 'trump_suits' names {len(self.trump_suits)} own trumps "
+                f"for {players} players (rule 3.2)"
             )

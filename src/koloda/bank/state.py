@@ -146,6 +146,23 @@ class BankState:
     _cov: list[tuple[int, ...]]
     _trump_kings: list[int]
     _legal: list[int] | None
+    winner: int | None
+    active: tuple[int, ...]
+    dealer: int
+    starter: int
+    cur: int
+    deal_no: int
+    phase: int
+    target: int
+    top_owner: int
+    fails: int
+    n_in: int
+    opening: bool
+    four_kings: bool
+    kings_layer: int
+    after_free: bool
+    kings_any: bool
+    seven_mode: int
 
     # -- construction ----------------------------------------------------------------------------------
 
@@ -181,12 +198,10 @@ class BankState:
             per_seat.append((classes[0], classes[1], classes[2], classes[3]))
         free = opts.two_trumps_cover == "free"
         self._cov = [T.cover_table(c, free) for c in per_seat]
-        self._trump_kings = [
-            sum(1 << (s * 9 + T.KING) for s in range(4) if per_seat[p][s]) for p in range(n)
-        ]
+        self._trump_kings = [sum(1 << (s * 9 + T.KING) for s in range(4) if per_seat[p][s]) for p in range(n)]
 
     def _start_deal(
-        self, dealer: int, active: tuple[int, ...], layout: tuple[list[int], int, list[int]] | None
+        self, dealer: int, active: tuple[int, ...], layout: tuple[list[list[int]], int, list[int]] | None
     ) -> None:
         """Rule 2.3: shuffle (from the seed), deal four cards each, one open card, the stock."""
         n = self.n
@@ -440,7 +455,9 @@ class BankState:
         self.n_in -= 1
         self.places.append(p)
         one_suit = kind == _KIND_RUN and T.RUN_ONE_SUIT[(self.hist[-1] >> 2) - T.RUN0]
-        self._finish[p] = Finish(len(self.places), str(DECK_36[last]), ("card", "four", "run")[kind], one_suit)
+        self._finish[p] = Finish(
+            len(self.places), str(DECK_36[last]), ("card", "four", "run")[kind], one_suit
+        )
         if self._trump_kings[p] >> last & 1 and self.bank:
             self._capture(p)  # rule 5.5: going out on a trump king takes the bank
 
@@ -565,7 +582,7 @@ class BankState:
     # -- results -------------------------------------------------------------------------------------
 
     def returns(self) -> list[int]:
-        """This deal's points (scope "deal": captured so far, the final score once over), or the match totals."""
+        """Scope "deal": this deal's points (captured so far, the score once over); "match": the totals."""
         if self.scope == "match":
             return list(self.totals)
         if self.phase == OVER:
@@ -772,14 +789,18 @@ def _trump_suits(opts: BankOptions, players: int, rng: random.Random) -> tuple[i
     return tuple(suits[:count])
 
 
-def from_deal(deal: Mapping[str, Any], options: BankOptions | None = None, *, scope: Scope = "deal") -> BankState:
+def from_deal(
+    deal: Mapping[str, Any], options: BankOptions | None = None, *, scope: Scope = "deal"
+) -> BankState:
     """A state from an explicit deal, to set up any position.
 
     ``deal`` has ``hands`` (a list of card lists, one per seat), ``open`` (the open card), ``stock`` (top
     first), ``dealer`` (a seat), and optionally ``trump_suits`` (suit letters, as the option), ``totals``
-    (match scores so far) and ``seed`` (for the later deals of a match). Cards not named are out of play.
+    (match scores so far) and ``seed`` (for the later deals of a match, and the trump suits when neither
+    the deal nor the options name them). Cards not named are out of play.
 
-    >>> s = from_deal({"hands": [["7H", "KS"], ["9H"]], "open": "8H", "stock": ["AS"], "dealer": 1})
+    >>> s = from_deal({"hands": [["7H", "KS"], ["9H"]], "open": "8H", "stock": ["AS"], "dealer": 1,
+    ...                "trump_suits": ["C", "D"]})
     >>> s.current_player, s.legal_actions() == [s.parse_action("7H")]
     (0, True)
     """
@@ -834,14 +855,12 @@ def from_deal(deal: Mapping[str, Any], options: BankOptions | None = None, *, sc
         if not isinstance(suits, list) or not all(isinstance(s, str) for s in suits):
             raise RecordError(f"deal 'trump_suits' must be a list of suit letters, not {suits!r}")
         opts = opts.replace(trump_suits=tuple(suits))
-    elif opts.trumps in ("own", "one", "two") and not opts.trump_suits:
-        raise RecordError(f"deal needs 'trump_suits' for trumps {opts.trumps!r}")
     state = object.__new__(BankState)
     state._setup(opts, players, scope, seed)
     state.opts = options if options is not None else BankOptions()
     state.deal = dict(deal)
     state.totals = list(totals)
-    state._set_trumps(_trump_suits(opts, players, random.Random(0)))
+    state._set_trumps(_trump_suits(opts, players, random.Random(f"bank:{seed}:setup")))
     state._start_deal(dealer, tuple(range(players)), (hands, open_card, stock))
     return state
 

@@ -65,7 +65,9 @@ RUN_ONE_SUIT = tuple(len({c // 9 for c in cards}) == 1 for cards in RUN_CARDS)
 
 def points_of(mask: int) -> int:
     """Card points (rule 7.1) of a set of cards given as a bitmask."""
-    return POINTS9[mask & 511] + POINTS9[mask >> 9 & 511] + POINTS9[mask >> 18 & 511] + POINTS9[mask >> 27 & 511]
+    return (
+        POINTS9[mask & 511] + POINTS9[mask >> 9 & 511] + POINTS9[mask >> 18 & 511] + POINTS9[mask >> 27 & 511]
+    )
 
 
 def cards_of(mask: int) -> list[int]:
