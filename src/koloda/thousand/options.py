@@ -35,8 +35,8 @@ class ThousandOptions(Options):
     """Every rule choice of Thousand; each default is the reading of the seed's home rules."""
 
     # --- scoring (issue 3): docs/rules/thousand.md Part I ---
-    target: int = 1000  # S9: a declarer who makes his contract and reaches this wins
-    defender_cap: int = 990  # S10: a score that is not a made contract stops here
+    target: int = 1000  # S8: a declarer who makes his contract and reaches this wins
+    defender_cap: int = 990  # S9: a score that is not a made contract stops here
     rounding: Rounding = "home"  # S4: defenders' points: home 5+ up to tens, tournament 6+ up, russian to 5
     rule_800: Rule800 = "home"  # S5: home: no defence from the line; tournament: defence capped at it
     threshold_800: int = 800  # S5: where the 800 rule's line lies
@@ -49,11 +49,11 @@ class ThousandOptions(Options):
     bombs_per_game: int | None = 1  # S7: bombs one player may call in one game; None: unlimited
     bid_step: Literal[5, 10] = 5  # S2: bids are multiples of this (5 Russian, 10 Polish)
     min_bid: int = 100  # S2: the lowest bid
-    sitting_as_defender: bool = True  # S11: 4 players: the sitting dealer's points rounded like defence
-    bolts: int | None = None  # S12 (house): this many scoreless deals cost bolt_penalty; None: off
-    bolt_penalty: int = 120  # S12 (house): what the bolts cost
-    dump: bool = False  # S13 (house): a total of exactly 555 or -555 falls to 0
-    barrel_fall_reset: int | None = None  # S14 (house): this many falls from the barrel reset to 0; None: off
+    sitting_as_defender: bool = True  # S10: 4 players: the sitting dealer's points rounded like defence
+    bolts: int | None = None  # S11 (house): this many scoreless deals cost bolt_penalty; None: off
+    bolt_penalty: int = 120  # S11 (house): what the bolts cost
+    dump: bool = False  # S12 (house): a total of exactly 555 or -555 falls to 0
+    barrel_fall_reset: int | None = None  # S13 (house): this many falls from the barrel reset to 0; None: off
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "home": {},

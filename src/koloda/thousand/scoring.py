@@ -48,16 +48,16 @@ class Note(StrEnum):
     BOMB = "bomb"  # S7: the declarer called a bomb
     ROUNDED = "rounded"  # S4: rounding changed the defender's points
     LINE_800 = "line_800"  # S5: the 800 rule cut the defence
-    CAP = "cap"  # S10: the defender stopped at the defender cap
-    SITTING = "sitting"  # S11: the dealer sat out (4 players)
+    CAP = "cap"  # S9: the defender stopped at the defender cap
+    SITTING = "sitting"  # S10: the dealer sat out (4 players)
     BARREL_ON = "barrel_on"  # S6: climbed on the barrel this deal (score frozen at the barrel)
     BARREL = "barrel"  # S6: on the barrel after this deal
     BARREL_FALL = "barrel_fall"  # S6: fell off the barrel
-    BARREL_RESET = "barrel_reset"  # S14: the falls reset the score to 0
-    BOLT = "bolt"  # S12: a scoreless deal
-    BOLT_PENALTY = "bolt_penalty"  # S12: the bolts cost points
-    DUMP = "dump"  # S13: 555 fell to 0
-    WINNER = "winner"  # S9: reached the target with a made contract
+    BARREL_RESET = "barrel_reset"  # S13: the falls reset the score to 0
+    BOLT = "bolt"  # S11: a scoreless deal
+    BOLT_PENALTY = "bolt_penalty"  # S11: the bolts cost points
+    DUMP = "dump"  # S12: 555 fell to 0
+    WINNER = "winner"  # S8: reached the target with a made contract
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,8 @@ class SeatState:
 
     total: int = 0
     barrel: int | None = None  # S6: deals already played on the barrel; None when not on it
-    falls: int = 0  # S14: falls from the barrel so far
-    bolts: int = 0  # S12: bolts since the last bolt penalty
+    falls: int = 0  # S13: falls from the barrel so far
+    bolts: int = 0  # S11: bolts since the last bolt penalty
     bombs: int = 0  # S7: bombs called in this game
 
 
@@ -274,7 +274,7 @@ class ScoreBook:
 
     @property
     def winner(self) -> int | None:
-        """S9: the seat that won, or None while the game goes on."""
+        """S8: the seat that won, or None while the game goes on."""
         return self._deals[-1].winner if self._deals else None
 
     @property
@@ -412,7 +412,7 @@ def _score(
                 made = raw >= deal.bid
                 delta = deal.bid if made else -deal.bid
                 marks.append(Note.MADE if made else Note.FAILED)
-                if made and state.total + deal.bid >= options.target:  # S9
+                if made and state.total + deal.bid >= options.target:  # S8
                     winner = seat
                     marks.append(Note.WINNER)
                 elif made and on_barrel:  # S6: a made contract short of the target leaves the score frozen
@@ -426,7 +426,7 @@ def _score(
                     }[options.barrel_failed]
         else:
             sitting = seat == deal.sitting
-            if sitting:  # S11
+            if sitting:  # S10
                 marks.append(Note.SITTING)
                 raw = deal.points[seat] if deal.points else 0
                 defence = options.sitting_as_defender
@@ -437,13 +437,13 @@ def _score(
             if rounded != raw:
                 marks.append(Note.ROUNDED)
             delta = _defence(options, state.total, rounded, on_barrel, marks) if defence else rounded
-            if state.total + delta > options.defender_cap:  # S10
+            if state.total + delta > options.defender_cap:  # S9
                 delta = max(0, options.defender_cap - state.total)
                 marks.append(Note.CAP)
-            if options.bolts is not None and not on_barrel and not sitting and raw == 0:  # S12
+            if options.bolts is not None and not on_barrel and not sitting and raw == 0:  # S11
                 bolts += 1
         if seat == deal.declarer and deal.bomb and options.bolts is not None and not on_barrel:
-            bolts += 1  # S12: the bomb gives its declarer nothing: a bolt
+            bolts += 1  # S11: the bomb gives its declarer nothing: a bolt
         if options.bolts is not None and bolts > state.bolts:
             marks.append(Note.BOLT)
             if bolts >= options.bolts:
@@ -468,10 +468,10 @@ def _score(
                 barrel = 0
                 marks.append(Note.BARREL_ON)
         falls = state.falls + fell
-        if fell and options.barrel_fall_reset is not None and falls >= options.barrel_fall_reset:  # S14
+        if fell and options.barrel_fall_reset is not None and falls >= options.barrel_fall_reset:  # S13
             total, falls = 0, 0
             marks.append(Note.BARREL_RESET)
-        if options.dump and winner != seat and abs(total) == 555:  # S13
+        if options.dump and winner != seat and abs(total) == 555:  # S12
             total = 0
             marks.append(Note.DUMP)
         if barrel is not None:
