@@ -1,0 +1,197 @@
+"""The referee's events and their canonical text notation (``docs/rules/banki.md``, section Notation).
+
+An event is what players tell the referee happened in the yard. ``str(event)`` is the canonical text
+and :meth:`Event.parse` reads it back (also the Russian keywords):
+
+>>> e = Event.parse("tag Аня hand heel")
+>>> str(e), Event.parse(str(e)) == e
+('tag Аня hand heel', True)
+>>> str(Event.parse("попал Боря копьём"))
+'hit Боря spear'
+>>> str(Event.parse("kick Вера 12,50"))
+'kick Вера 12.5'
+
+Player names are checked against the game by the state (:meth:`BankiState.parse_event`), not here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from koloda.errors import NotationError
+
+Kind = Literal[
+    "kick", "count", "counted", "hit", "miss", "reset", "back", "bring", "tag", "knock",
+    "foul", "cross", "snatch", "guarded", "last", "order",
+]  # fmt: skip
+KINDS: tuple[Kind, ...] = (
+    "kick", "count", "counted", "hit", "miss", "reset", "back", "bring", "tag", "knock",
+    "foul", "cross", "snatch", "guarded", "last", "order",
+)  # fmt: skip
+MEANS = ("stick", "hand")
+PARTS = ("head", "torso", "arm", "leg", "heel")
+WHERE = ("pile", "field")
+FOULS = ("grab", "line")
+
+#: Russian spellings of every keyword (lower case) -> the canonical English keyword.
+ALIASES: dict[str, str] = {
+    "пинок": "kick",
+    "считалка": "count",
+    "выпал": "counted",
+    "попал": "hit",
+    "мимо": "miss",
+    "поставил": "reset",
+    "вернулся": "back",
+    "принёс": "bring",
+    "принес": "bring",
+    "осалил": "tag",
+    "сбил": "knock",
+    "нарушение": "foul",
+    "крест": "cross",
+    "выхватил": "snatch",
+    "уберёг": "guarded",
+    "уберег": "guarded",
+    "последний": "last",
+    "приказ": "order",
+    "копьём": "spear",
+    "копьем": "spear",
+    "куча": "pile",
+    "поле": "field",
+    "палкой": "stick",
+    "рукой": "hand",
+    "голова": "head",
+    "туловище": "torso",
+    "рука": "arm",
+    "нога": "leg",
+    "пятка": "heel",
+    "чужая": "grab",
+    "линия": "line",
+}
+#: Words that cannot be player names, so that every event reads one way only.
+RESERVED = frozenset({*KINDS, "spear", *MEANS, *PARTS, *WHERE, *FOULS, *ALIASES, "undo", "help", "quit"})
+_NAME = re.compile(r"^[^\W\d][\w-]*$")
+_DISTANCE = re.compile(r"^(\d{1,4})(?:[.,](\d{1,2}))?$")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened; fields not used by a kind stay ``None``/``False``."""
+
+    kind: Kind
+    player: str | None = None  # the player the event is about
+    other: str | None = None  # the second player: whose stick is brought (bring) or crossed (cross)
+    centimetres: int | None = None  # kick: distance of the kicked stick
+    spear: bool = False  # hit/miss: thrown spear-style (M15)
+    where: str | None = None  # miss in the Chelyabinsk game: "pile" or "field" (C4)
+    means: str | None = None  # tag: "stick" or "hand"
+    part: str | None = None  # tag: the body part touched
+    foul: str | None = None  # foul: "grab" (another's stick, M12) or "line" (crossed the line, M13)
+    text: str | None = None  # order: what the winner orders
+
+    def __str__(self) -> str:
+        words: list[str] = [self.kind]
+        if self.player is not None:
+            words.append(self.player)
+        if self.other is not None:
+            words.append(self.other)
+        if self.centimetres is not None:
+            metres, cm = divmod(self.centimetres, 100)
+            words.append(f"{metres}.{cm:02d}".rstrip("0").rstrip(".") if cm else str(metres))
+        if self.spear:
+            words.append("spear")
+        words += [w for w in (self.where, self.means, self.part, self.foul, self.text) if w is not None]
+        return " ".join(words)
+
+    def __repr__(self) -> str:
+        return f"Event.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Event:
+        """Read an event in canonical or Russian notation; NotationError says what is wrong."""
+        words = text.split()
+        if not words:
+            raise NotationError("empty event: expected one of " + ", ".join(KINDS))
+        kind = _keyword(words[0])
+        if kind not in KINDS:
+            raise NotationError(f"unknown event {words[0]!r} in {text!r}: expected one of {', '.join(KINDS)}")
+        args = words[1:]
+        if kind == "order":
+            if len(args) < 2:
+                raise NotationError(f"{text!r}: expected 'order NAME WHAT TO DO'")
+            return cls("order", player=_name(args[0], text), text=" ".join(args[1:]))
+        args = [_keyword(word) for word in args]
+        if kind in ("count", "reset", "guarded"):
+            _arity(text, args, 0, kind)
+            return cls(kind)
+        if kind in ("counted", "back", "knock", "snatch", "last"):
+            _arity(text, args, 1, f"{kind} NAME")
+            return cls(kind, player=_name(args[0], text))
+        if kind in ("bring", "cross"):
+            _arity(text, args, 2, f"{kind} NAME OTHER")
+            return cls(kind, player=_name(args[0], text), other=_name(args[1], text))
+        if kind == "kick":
+            _arity(text, args, 2, "kick NAME METRES")
+            match = _DISTANCE.match(args[1])
+            if match is None:
+                raise NotationError(f"{text!r}: distance {args[1]!r} must be metres like 12 or 12.5")
+            cm = int(match.group(1)) * 100 + int((match.group(2) or "0").ljust(2, "0"))
+            return cls("kick", player=_name(args[0], text), centimetres=cm)
+        if kind == "tag":
+            _arity(text, args, 3, "tag NAME stick|hand PART")
+            _choice(text, args[1], MEANS, "means")
+            _choice(text, args[2], PARTS, "body part")
+            return cls("tag", player=_name(args[0], text), means=args[1], part=args[2])
+        if kind == "foul":
+            _arity(text, args, 2, "foul NAME grab|line")
+            _choice(text, args[1], FOULS, "foul")
+            return cls("foul", player=_name(args[0], text), foul=args[1])
+        # hit / miss NAME [spear] [pile|field]
+        if not args:
+            raise NotationError(f"{text!r}: expected '{kind} NAME [spear] [pile|field]'")
+        rest = args[1:]
+        spear = "spear" in rest
+        where = [word for word in rest if word != "spear"]
+        if rest.count("spear") > 1 or len(where) > 1:
+            raise NotationError(f"{text!r}: expected '{kind} NAME [spear] [pile|field]'")
+        if where:
+            _choice(text, where[0], WHERE, "place of the stick")
+        return cls(kind, player=_name(args[0], text), spear=spear, where=where[0] if where else None)
+
+    def players(self) -> tuple[str, ...]:
+        """The player names the event mentions."""
+        return tuple(name for name in (self.player, self.other) if name is not None)
+
+
+def check_name(name: str) -> str:
+    """A player name: one word starting with a letter, not a keyword of the notation."""
+    if not _NAME.match(name):
+        raise NotationError(
+            f"bad player name {name!r}: one word of letters, digits, '_' or '-', letter first"
+        )
+    if name.lower() in RESERVED:
+        raise NotationError(f"{name!r} cannot be a player name: it is a word of the event notation")
+    return name
+
+
+def _keyword(word: str) -> str:
+    lowered = word.lower()
+    return ALIASES.get(lowered, lowered if lowered in RESERVED else word)
+
+
+def _name(word: str, text: str) -> str:
+    try:
+        return check_name(word)
+    except NotationError as exc:
+        raise NotationError(f"{text!r}: {exc}") from None
+
+
+def _arity(text: str, args: list[str], count: int, form: str) -> None:
+    if len(args) != count:
+        raise NotationError(f"{text!r}: expected '{form}'")
+
+
+def _choice(text: str, word: str, allowed: tuple[str, ...], what: str) -> None:
+    if word not in allowed:
+        raise NotationError(f"{text!r}: {what} {word!r} must be one of {', '.join(allowed)}")

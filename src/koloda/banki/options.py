@@ -1,0 +1,141 @@
+"""The two regional variants of banki as data: one frozen, validated options object with presets.
+
+Every field is one rule choice of ``docs/rules/banki.md``; the defaults are the Moscow description
+(rules M1-M19 and the common rules G1-G9), the ``chelyabinsk`` preset the Chelyabinsk one (C1-C10).
+Per-rank privileges are tuples parallel to ``ranks`` (one entry per rank, lowest rank first).
+
+>>> BankiOptions.preset("chelyabinsk").ranks[-1]
+'marshal'
+>>> BankiOptions().privileges("general")
+('hand', 'heels')
+>>> BankiOptions.from_mapping({"tag_means": ["any"]})
+Traceback (most recent call last):
+...
+koloda.errors.OptionsError: tag_means needs one entry per rank (10), not 1
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from koloda.errors import OptionsError
+from koloda.options import Options
+
+MOSCOW_RANKS = (
+    "private",
+    "corporal",
+    "sergeant",
+    "lieutenant",
+    "captain",
+    "major",
+    "colonel",
+    "general",
+    "marshal",
+    "sunny",
+)
+CHELYABINSK_RANKS = ("soldier", "sergeant", "lieutenant", "captain", "major", "colonel", "general", "marshal")
+
+#: How the driver may touch a player of a rank (rules G4, M16-M18): by stick or hand, one of them, or never.
+TAG_MEANS = ("any", "stick", "hand", "none")
+#: Which body parts count for a rank (rule G4); the head never counts (rule G5).
+TAG_PARTS = ("any", "legs", "heels")
+_RANK_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class BankiOptions(Options):
+    """The rules of one regional variant of banki; see ``docs/rules/banki.md`` for every field."""
+
+    # How a round runs: "moscow" = the tag-and-knock race back (M4-M13), "chelyabinsk" = the pile (C4-C9).
+    style: Literal["moscow", "chelyabinsk"] = "moscow"
+    # The ladder, lowest first; whoever reaches the last rank ends the game (M14, M19, C2, C10).
+    ranks: tuple[str, ...] = MOSCOW_RANKS
+    # Distance of each rank's throwing line from the can, in metres (M2, C2).
+    lines: tuple[float, ...] = (20, 18, 16, 14, 12, 10, 8, 6, 4, 2)
+    # Ranks that may throw spear-style (M15).
+    spear_ranks: tuple[str, ...] = ("lieutenant",)
+    # What jumps a rank (two steps up) for a spear rank: a spear hit, any hit, or nothing (M15).
+    spear_jump: Literal["spear_hit", "any_hit", "none"] = "spear_hit"
+    # Per rank: how the driver may tag that rank, one of TAG_MEANS (G4, M16-M18).
+    tag_means: tuple[str, ...] = ("any", "any", "any", "any", "any", "any", "stick", "hand", "none", "none")
+    # Per rank: which body parts count, one of TAG_PARTS (G4).
+    tag_parts: tuple[str, ...] = ("any", "any", "any", "any", "any", "any", "any", "heels", "any", "any")
+    # Ranks that may not knock the can in the race back (M18).
+    no_knock_ranks: tuple[str, ...] = ("marshal",)
+    # Ranks that may fetch other players' sticks (M12, M18).
+    fetch_others_ranks: tuple[str, ...] = ("marshal",)
+    # The first driver: the shortest toe kick (G3, M3) or a counting-out rhyme drawn from the seed (C1).
+    first_driver: Literal["shortest_kick", "counting"] = "shortest_kick"
+    # Whether a stick landing across another makes its thrower the driver (G8).
+    crossed_sticks: bool = True
+    # Whether snatching a stick from the pile during the driver's own throw promotes (C8).
+    snatch_promotes: bool = True
+    # Whether the winner gives orders once the game is over (C10).
+    winner_orders: bool = False
+    # Players including the driver (G1, M1).
+    min_players: int = 4
+    max_players: int = 10
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "moscow": {},
+        "chelyabinsk": {
+            "style": "chelyabinsk",
+            "ranks": CHELYABINSK_RANKS,
+            "lines": (10, 9, 8, 7, 6, 5, 4, 3),
+            "spear_ranks": (),
+            "spear_jump": "none",
+            "tag_means": ("none",) * 8,
+            "tag_parts": ("any",) * 8,
+            "no_knock_ranks": (),
+            "fetch_others_ranks": (),
+            "first_driver": "counting",
+            "winner_orders": True,
+        },
+    }
+
+    def validate(self) -> None:
+        ranks = self.ranks
+        if len(ranks) < 2:
+            raise OptionsError(f"ranks must name at least two ranks (a start and a goal), not {list(ranks)}")
+        for rank in ranks:
+            if not _RANK_ID.match(rank):
+                raise OptionsError(f"rank {rank!r} must be a lower-case word (letters, digits, '_', '-')")
+        if len(set(ranks)) != len(ranks):
+            raise OptionsError(f"ranks must be different from each other: {list(ranks)}")
+        for name in ("lines", "tag_means", "tag_parts"):
+            values = getattr(self, name)
+            if len(values) != len(ranks):
+                raise OptionsError(f"{name} needs one entry per rank ({len(ranks)}), not {len(values)}")
+        if any(line <= 0 for line in self.lines):
+            raise OptionsError(f"every line must be a positive distance in metres: {list(self.lines)}")
+        if any(near >= far for far, near in zip(self.lines, self.lines[1:], strict=False)):
+            raise OptionsError(f"each rank's line must be closer than the one before: {list(self.lines)}")
+        for name, allowed in (("tag_means", TAG_MEANS), ("tag_parts", TAG_PARTS)):
+            for rank, value in zip(ranks, getattr(self, name), strict=True):
+                if value not in allowed:
+                    raise OptionsError(
+                        f"{name} of rank {rank!r} is {value!r}; expected one of {', '.join(allowed)}"
+                    )
+        for name in ("spear_ranks", "no_knock_ranks", "fetch_others_ranks"):
+            for rank in getattr(self, name):
+                if rank not in ranks:
+                    raise OptionsError(f"{name} names {rank!r}, which is not a rank: {', '.join(ranks)}")
+        if self.style == "chelyabinsk":
+            for rank, means in zip(ranks, self.tag_means, strict=True):
+                if means != "none":
+                    raise OptionsError(
+                        f"style 'chelyabinsk' has no tagging (rule C4): tag_means must all be 'none', "
+                        f"but rank {rank!r} has {means!r}"
+                    )
+        if not 2 <= self.min_players <= self.max_players <= 30:
+            raise OptionsError(
+                f"players must satisfy 2 <= min_players <= max_players <= 30, "
+                f"not min_players={self.min_players}, max_players={self.max_players}"
+            )
+
+    def privileges(self, rank: str) -> tuple[str, str]:
+        """(tag means, tag parts) of a rank."""
+        index = self.ranks.index(rank)
+        return self.tag_means[index], self.tag_parts[index]
