@@ -247,12 +247,15 @@ def check_bid(options: ThousandOptions, bid: object) -> int:
 class ScoreBook:
     """The running score of one game of Thousand; :meth:`apply` one deal at a time, :meth:`undo` the last."""
 
-    def __init__(self, options: ThousandOptions | None = None, players: int = 3) -> None:
+    def __init__(
+        self, options: ThousandOptions | None = None, players: int = 3, start: Sequence[int] | None = None
+    ) -> None:
+        """``start``: totals carried over (a game moved from paper); a total at the barrel sits on it."""
         if type(players) is not int or not 2 <= players <= 4:
             raise ScoringError(f"Thousand is scored for 2 to 4 players, not {players!r}")
         self.options = options if options is not None else ThousandOptions()
         self.players = players
-        self._states: list[tuple[SeatState, ...]] = [tuple(SeatState() for _ in range(players))]
+        self._states: list[tuple[SeatState, ...]] = [_start_states(self.options, players, start)]
         self._deals: list[DealScore] = []
 
     # -- reading ---------------------------------------------------------------------------------------
@@ -326,6 +329,24 @@ class ScoreBook:
 
     def __repr__(self) -> str:
         return f"ScoreBook(players={self.players}, deals={len(self._deals)}, totals={self.totals})"
+
+
+def _start_states(
+    options: ThousandOptions, players: int, start: Sequence[int] | None
+) -> tuple[SeatState, ...]:
+    totals = tuple(start) if start is not None else (0,) * players
+    if len(totals) != players or any(type(total) is not int for total in totals):
+        raise ScoringError(f"start must give a whole number for each of the {players} players: {start}")
+    top = options.barrel_threshold if options.barrel else options.target - 1
+    for total in totals:
+        if total > top:
+            raise ScoringError(
+                f"a starting total of {total} is above {top}, where no game in progress can be"
+            )
+    return tuple(
+        SeatState(total=total, barrel=0 if options.barrel and total == options.barrel_threshold else None)
+        for total in totals
+    )
 
 
 def _check_deal(book: ScoreBook, deal: DealInput) -> None:
@@ -459,6 +480,8 @@ def _score(
         if fell:
             barrel = None
             marks.append(Note.BARREL_FALL)
+        if winner == seat:
+            barrel = None
         total = state.total + delta
         if (
             options.barrel and winner != seat and total >= options.barrel_threshold
