@@ -25,7 +25,7 @@ from typing import Any
 
 from koloda.banki.events import Event, check_name
 from koloda.banki.options import BankiOptions
-from koloda.banki.text import RefereeError
+from koloda.banki.text import Lang, RefereeError, say
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord
 
@@ -439,9 +439,9 @@ class BankiState:
         if event.part == "head":  # G5
             raise self._err(text, "cant_tag_head")
         if means != "any" and event.means != means:  # M16, M17
-            raise self._err(text, "cant_tag_means", allowed=_MEANS_EN[means], **self._who(p))
+            raise self._err(text, "cant_tag_means", allowed_means=means, **self._who(p))
         if event.part not in _PARTS[parts]:  # G4
-            raise self._err(text, "cant_tag_part", allowed=parts, **self._who(p))
+            raise self._err(text, "cant_tag_part", allowed_parts=parts, **self._who(p))
         self.tagged = p
 
     def _on_knock(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
@@ -532,6 +532,24 @@ class BankiState:
         self.orders.append((p, event.text))  # C10: everyone must obey the marshal
         self._news("news_order_given", name=self.names[p], text=event.text)
 
+    # -- words -------------------------------------------------------------------------------------------
+
+    def describe(self, lang: Lang = "en") -> str:
+        """The situation in words (stage, driver, can, each player's rank, line and stick)."""
+        from koloda.banki.view import describe
+
+        return describe(self, lang)
+
+    def what_next(self, lang: Lang = "en") -> list[str]:
+        """What happens next: whose throw, what the driver may do, who may be tagged."""
+        from koloda.banki.view import what_next
+
+        return what_next(self, lang)
+
+    def news_text(self, lang: Lang = "en") -> list[str]:
+        """What the last event did (promotions, a new driver, the end), in words."""
+        return [say(key, lang, **params) for key, params in self.news]
+
     # -- history ----------------------------------------------------------------------------------------
 
     def undo(self) -> Event:
@@ -559,7 +577,6 @@ class BankiState:
         )
 
 
-_MEANS_EN = {"stick": "with a stick", "hand": "by hand"}
 _PARTS = {
     "any": ("torso", "arm", "leg", "heel"),
     "legs": ("leg", "heel"),

@@ -96,12 +96,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cant_tag_head": ("a tag on the head never counts", "салить по голове нельзя никогда"),
     "cant_tag_means": (
-        "{name} ({rank}) may be tagged only {allowed}",
-        "{name} ({rank}): салить можно только {allowed}",
+        "{name} ({rank}) may be tagged only {allowed_means}",
+        "{name} ({rank}): салить можно только {allowed_means}",
     ),
     "cant_tag_part": (
-        "{name} ({rank}) may be tagged only on the {allowed}",
-        "{name} ({rank}): салить можно только {allowed}",
+        "{name} ({rank}) may be tagged only: {allowed_parts}",
+        "{name} ({rank}): салить можно только {allowed_parts}",
     ),
     "safe": ("{name} is back behind the line and cannot be tagged", "{name} уже за линией, его не салят"),
     "no_tag": (
@@ -279,6 +279,11 @@ def say(key: str, lang: Lang, **params: Any) -> str:
         if name.startswith("rank") and isinstance(value, str):
             values[name] = rank_name(value, lang)
             values[name + "_gen_pl"] = _plural_genitive(value) if lang == "ru" else rank_name(value, lang)
+    index = LANGS.index(lang)
+    if "allowed_means" in params:
+        values["allowed_means"] = MEANS_TEXT[params["allowed_means"]][index]
+    if "allowed_parts" in params:
+        values["allowed_parts"] = PARTS_TEXT[params["allowed_parts"]][index]
     return MESSAGES[key][LANGS.index(lang)].format(**values)
 
 
