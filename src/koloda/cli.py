@@ -13,6 +13,7 @@ from koloda.errors import KolodaError
 #: Command name -> module with ``register(subparsers)``; the module's parsers set ``func``.
 COMMANDS: dict[str, str] = {
     "thousand": "koloda.thousand.cli",
+    "banki": "koloda.banki.cli",
 }
 
 
