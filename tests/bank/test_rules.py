@@ -474,6 +474,16 @@ def test_rule_8_2_tied_leaders_play_one_more_deal(tie: str, active: tuple[int, .
     assert higher.winner == 0  # above the target, the higher total wins
 
 
+def test_rule_8_3_deal_limit_ends_every_match() -> None:
+    hands = [["JS"], ["9S"], ["AH", "AD"]]
+    state = deal(hands, "QS", dealer=2, scope="match", totals=[0, 30, 0], max_deals=1)
+    play(state, "JS", "9S")  # far below 248, but the limit of one deal is reached
+    assert state.is_over() and state.winner == 1 and state.returns() == [20, 44, -24]
+    state = deal(hands, "QS", dealer=2, scope="match", totals=[0, 30, 0], max_deals=2)
+    play(state, "JS", "9S")
+    assert not state.is_over() and state.deal_no == 2
+
+
 def test_unknown_option_values_are_rejected() -> None:
     with pytest.raises(OptionsError, match="seven"):
         BankOptions.from_mapping({"seven": "jump"})

@@ -70,6 +70,9 @@ class BankOptions(Options):
     target: int = 248
     # rule 8.2: a tie deal is played by everyone, or by the tied players only
     tie: Literal["everyone", "tied-only"] = "everyone"
+    # rule 8.3: after this many deals without anyone at the target the highest total wins (the text is
+    # silent; under the literal readings totals can fall for ever and a match would never end)
+    max_deals: int = 50
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "default": {},
@@ -107,6 +110,8 @@ class BankOptions(Options):
             raise OptionsError(
                 f"option 'penalty_per_card' must be 3 or 6 (rule 7.7), not {self.penalty_per_card}"
             )
+        if self.max_deals < 1:
+            raise OptionsError(f"option 'max_deals' must be at least 1 (rule 8.3), not {self.max_deals}")
         if self.target < 1:
             raise OptionsError(f"option 'target' must be a positive number of points, not {self.target}")
         suits = self.trump_suit_values()

@@ -514,7 +514,8 @@ class BankState:
         if self.scope == "deal":
             return
         best = max(self.totals)
-        if best >= opts.target:  # rule 8.1: reaching the target exactly counts
+        # rule 8.1: reaching the target exactly counts; rule 8.3: the deal limit ends any match
+        if best >= opts.target or self.deal_no >= opts.max_deals:
             leaders = tuple(p for p in range(n) if self.totals[p] == best)
             if len(leaders) == 1:
                 self.winner = leaders[0]

@@ -1,0 +1,157 @@
+"""Random-playout invariants over seeded deals across a sample of the option space."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import typing
+from typing import Any, get_args
+
+import pytest
+
+from koloda.bank import BankOptions, BankState, new_game, observe, replay
+from koloda.bank import tables as T
+from koloda.errors import OptionsError
+from koloda.game import GameRecord
+
+MAX_ACTIONS_PER_DEAL = 400  # 36 cards laid, 27 draws, and one pass per player between them at most
+
+
+def _choices() -> dict[str, tuple[Any, ...]]:
+    hints = typing.get_type_hints(BankOptions)
+    choices: dict[str, tuple[Any, ...]] = {}
+    for field in dataclasses.fields(BankOptions):
+        hint = hints[field.name]
+        if typing.get_origin(hint) is typing.Literal:
+            choices[field.name] = get_args(hint)
+        elif hint is bool:
+            choices[field.name] = (False, True)
+    choices["penalty_fixed"] = (15, 31, 56)
+    choices["penalty_per_card"] = (3, 6)
+    return choices
+
+
+def sample_options(count: int, seed: int) -> list[BankOptions]:
+    """Every preset, then random valid combinations of every choice (invalid ones are redrawn)."""
+    out = [BankOptions.preset(name) for name in BankOptions.preset_names()]
+    rng = random.Random(seed)
+    choices = _choices()
+    while len(out) < count:
+        mapping = {name: rng.choice(values) for name, values in choices.items()}
+        try:
+            out.append(BankOptions.from_mapping(mapping))
+        except OptionsError:
+            continue
+    return out
+
+
+OPTIONS = sample_options(60, seed=2024)
+
+
+def check_position(state: BankState) -> None:
+    """Every card is in exactly one place, and the card points add up to 124."""
+    places = [
+        *state.hands,
+        *state.captured,
+        sum(1 << c for c in state.bank),
+        sum(1 << c for c in state.stock),
+    ]
+    assert sum(m.bit_count() for m in places) == 36
+    union = 0
+    for m in places:
+        union |= m
+    assert union == T.FULL_DECK
+    assert sum(T.points_of(m) for m in places) == 124
+    assert sum(state.captured_pts) == sum(T.points_of(m) for m in state.captured)
+
+
+def check_no_leak(state: BankState) -> None:
+    for seat in range(state.n):
+        view = observe(state, seat)
+        text = json.dumps(view.to_json())
+        tokens = set(text.replace("+", '"').split('"'))
+        assert list(view.hand) == [str(card) for card in state.hand(seat)]
+        for other in range(state.n):
+            if other != seat:
+                assert not tokens & {str(card) for card in state.hand(other)}
+
+
+def play_deal(state: BankState, rng: random.Random, *, leak_every: int = 0) -> int:
+    """Random legal play to the end of the current deal, checking after every action."""
+    deal_no = state.deal_no
+    steps = 0
+    while not state.is_over() and state.deal_no == deal_no:
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and len(set(legal)) == len(legal)
+        state.apply(rng.choice(legal))
+        steps += 1
+        assert steps <= MAX_ACTIONS_PER_DEAL, "a deal that does not end"
+        if state.deal_no == deal_no:
+            check_position(state)
+        if leak_every and steps % leak_every == 0:
+            check_no_leak(state)
+    return steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_deals_keep_every_card_and_end(players: int) -> None:
+    rng = random.Random(players)
+    for k in range(600):
+        opts = OPTIONS[k % len(OPTIONS)]
+        state = new_game(opts, players=players, seed=k, scope="deal")
+        check_position(state)
+        play_deal(state, rng, leak_every=7 if k % 10 == 0 else 0)
+        result = state.results[-1]
+        for p in range(players):
+            assert (
+                result.scores[p]
+                == result.captured[p] + sum(i[2] for i in result.bonuses[p]) - result.penalties[p]
+            )
+        if k % 5 == 0:
+            again = replay(GameRecord.loads(state.record().dumps(), game="bank"))
+            assert again == state and again.returns() == state.returns()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_matches_end_and_replay(players: int) -> None:
+    rng = random.Random(100 + players)
+    for k in range(12):
+        opts = OPTIONS[(7 * k + players) % len(OPTIONS)].replace(target=120)
+        state = new_game(opts, players=players, seed=k, scope="match")
+        while not state.is_over():
+            play_deal(state, rng)
+            assert state.deal_no < opts.max_deals + 10, "a match that does not end"
+        totals = [0] * players
+        for result in state.results:
+            totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+            assert list(result.totals) == totals
+        assert state.returns() == totals and totals[state.winner or 0] == max(totals)
+        assert max(totals) >= 120 or state.deal_no >= opts.max_deals
+        assert replay(state.record()) == state
+
+
+def test_copy_is_equal_and_independent() -> None:
+    rng = random.Random(5)
+    state = new_game(players=3, seed=5)
+    for _ in range(40):
+        twin = state.copy()
+        assert twin == state
+        action = rng.choice(state.legal_actions())
+        twin.apply(action)
+        assert twin != state
+        state.apply(action)
+        assert twin == state
+
+
+def test_observation_of_seat_is_blind_to_other_hands() -> None:
+    # two states that differ only in seat 1's hand look the same to seat 0
+    a = new_game(players=2, seed=8, scope="deal")
+    b = a.copy()
+    low, top = b.hands[1] & -b.hands[1], b.stock[-1]  # swap seat 1's lowest card with the stock's top
+    b.hands[1] = b.hands[1] ^ low | 1 << top
+    b.stock[-1] = low.bit_length() - 1
+    assert a.hands[1] != b.hands[1]
+    view_a, view_b = observe(a, 0).to_json(), observe(b, 0).to_json()
+    assert view_a == view_b
+    assert observe(a, 1).hand != observe(b, 1).hand
