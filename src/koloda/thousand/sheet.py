@@ -239,7 +239,13 @@ def run_sheet(
             sheet = Sheet.new(store, players, options or ThousandOptions())
         _loop(sheet, lang, read, write)
     except Quit:
-        write(say(lang, "Сохранено. Продолжить: koloda thousand sheet --resume", "Saved. To go on: --resume"))
+        write(
+            say(
+                lang,
+                "Сохранено. Продолжить: koloda thousand sheet --resume",
+                "Saved. To go on: koloda thousand sheet --resume",
+            )
+        )
     return 0
 
 
@@ -405,8 +411,8 @@ def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
         points[seat] = ask(
             say(
                 lang,
-                f"Очки {names[seat]} за карты (0–{left}): ",
-                f"Card points of {names[seat]} (0-{left}): ",
+                f"{names[seat]}: очки за карты (0–{left}): ",
+                f"{names[seat]}: card points (0-{left}): ",
             ),
             functools.partial(_int_range, low=0, high=left, lang=lang),
             read=read,
@@ -423,7 +429,7 @@ def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
     )
     if sitting is not None:
         points[sitting] = ask(
-            say(lang, f"Очки {names[sitting]} с прикупа [0]: ", f"Talon points of {names[sitting]} [0]: "),
+            say(lang, f"{names[sitting]}: очки с прикупа [0]: ", f"{names[sitting]}: talon points [0]: "),
             lambda text: _int_range(text or "0", low=0, high=DECK_POINTS, lang=lang),
             read=read,
             write=write,
@@ -434,8 +440,8 @@ def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
         marriages[seat] = ask(
             say(
                 lang,
-                f"Марьяжи {names[seat]} ({' '.join(map(str, allowed))}; пусто — нет): ",
-                f"Marriages of {names[seat]} ({' '.join(map(str, allowed))}; empty: none): ",
+                f"{names[seat]}: марьяжи ({' '.join(map(str, allowed))}; пусто — нет): ",
+                f"{names[seat]}: marriages ({' '.join(map(str, allowed))}; empty: none): ",
             ),
             lambda text: _marriages(text, allowed, lang),
             read=read,
