@@ -510,3 +510,16 @@ def test_explanations() -> None:
     ]
     assert scores[1].explain(names, "ru", ("f", "f", "f")) == "Боря 100 — не выполнила (70)"
     assert scores[0].explain(None, "en") == "Player 1 120 — made (85 + marriage 60)"
+
+
+def test_start_totals() -> None:
+    """A game moved from paper: start totals, checked; at the barrel the player sits on it."""
+    book = ScoreBook(ThousandOptions.preset("russian"), 3, start=(880, 500, -40))
+    assert book.totals == (880, 500, -40) and book.on_barrel(0) and not book.on_barrel(1)
+    assert book != ScoreBook(ThousandOptions.preset("russian"), 3)
+    with pytest.raises(ScoringError, match="above 880"):
+        ScoreBook(ThousandOptions.preset("russian"), 3, start=(900, 0, 0))
+    with pytest.raises(ScoringError, match="above 999"):
+        ScoreBook(ThousandOptions(), 3, start=(1000, 0, 0))
+    with pytest.raises(ScoringError, match="for each of the 3 players"):
+        ScoreBook(ThousandOptions(), 3, start=(0, 0))

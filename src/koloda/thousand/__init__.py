@@ -1,5 +1,6 @@
 """Thousand (Тысяча): scoring with every variant, the score file and sheet, and the game."""
 
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.scoring import DealInput, DealScore, ScoreBook, ScoringError
 
-__all__ = ["ThousandOptions"]
+__all__ = ["DealInput", "DealScore", "ScoreBook", "ScoringError", "ThousandOptions"]

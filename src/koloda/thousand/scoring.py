@@ -107,7 +107,7 @@ class DealScore:
     rounded: tuple[int, ...]  # raw after rounding (the declarer's is not rounded)
     total: tuple[int, ...]  # the totals after the deal
     notes: tuple[tuple[Note, ...], ...]
-    barrel: tuple[int | None, ...]  # deals left on the barrel after this deal (None: not on it)
+    barrel: tuple[int | None, ...]  # deals left on the barrel after it (None: off it or no limit; see notes)
     winner: int | None
 
     def explain(
@@ -323,7 +323,8 @@ class ScoreBook:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ScoreBook):
             return NotImplemented
-        return (self.options, self.players, self._deals) == (other.options, other.players, other._deals)
+        mine = (self.options, self.players, self._states[0], self._deals)
+        return mine == (other.options, other.players, other._states[0], other._deals)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
