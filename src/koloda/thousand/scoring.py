@@ -355,7 +355,7 @@ def _check_deal(book: ScoreBook, deal: DealInput) -> None:
         raise ScoringError(f"a deal must be a DealInput, not {type(deal).__name__}")
     options, players = book.options, book.players
     if book.winner is not None:
-        raise ScoringError(f"the game is over: seat {book.winner + 1} has won; no more deals")
+        raise ScoringError(f"the game is over: seat {book.winner} has won; no more deals")
     seats = range(players)
     if type(deal.declarer) is not int or deal.declarer not in seats:
         raise ScoringError(f"declarer {deal.declarer!r} is not a seat of 0..{players - 1}")
@@ -459,7 +459,7 @@ def _score(
             if rounded != raw:
                 marks.append(Note.ROUNDED)
             delta = _defence(options, state.total, rounded, on_barrel, marks) if defence else rounded
-            if state.total + delta > options.defender_cap:  # S9
+            if delta > 0 and state.total + delta > options.defender_cap:  # S9
                 delta = max(0, options.defender_cap - state.total)
                 marks.append(Note.CAP)
             if options.bolts is not None and not on_barrel and not sitting and raw == 0:  # S11
@@ -484,9 +484,8 @@ def _score(
         if winner == seat:
             barrel = None
         total = state.total + delta
-        if (
-            options.barrel and winner != seat and total >= options.barrel_threshold
-        ):  # S6: frozen at the barrel
+        # S6: a total reaching the barrel stops there (only a win passes it)
+        if options.barrel and winner != seat and total >= options.barrel_threshold:
             total = options.barrel_threshold
             if barrel is None and not fell:
                 barrel = 0
