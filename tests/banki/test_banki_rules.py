@@ -29,7 +29,7 @@ def test_g2_first_driver_is_the_shortest_kick_and_the_farthest_throws_first() ->
     assert state.phase is Phase.THROW and state.thrower() == seat(state, "Bob")
 
 
-def test_g3_equal_kicks_are_kicked_again_between_the_tied_only() -> None:
+def test_m3_equal_kicks_are_kicked_again_between_the_tied_only() -> None:
     state = run(game(), "kick Ann 9", "kick Bob 9", "kick Cat 4", "kick Dan 7")
     assert state.phase is Phase.KICK
     assert [state.names[s] for s in state.pending_kickers()] == ["Ann", "Bob"]
@@ -42,7 +42,7 @@ def test_g3_equal_kicks_are_kicked_again_between_the_tied_only() -> None:
     assert tie_for_driver.driver_name == "Bob"
 
 
-def test_g4_the_body_part_depends_on_the_rank() -> None:
+def test_g3_the_body_part_depends_on_the_rank() -> None:
     state = run(moscow(), "miss Bob", "miss Ann", "miss Dan")
     set_rank(state, "Ann", "general")
     refused(state, "tag Ann hand leg", "cant_tag_part")
@@ -54,13 +54,13 @@ def test_g4_the_body_part_depends_on_the_rank() -> None:
     run(legs, "tag Bob stick leg")
 
 
-def test_g5_the_head_never_counts() -> None:
+def test_g4_the_head_never_counts() -> None:
     state = run(moscow(), "miss Bob", "miss Ann", "miss Dan")
     refused(state, "tag Bob stick head", "cant_tag_head")
     refused(state, "tag Bob hand head", "cant_tag_head")
 
 
-def test_g6_while_the_can_is_down_sticks_are_fetched_and_nobody_is_tagged() -> None:
+def test_g5_while_the_can_is_down_sticks_are_fetched_and_nobody_is_tagged() -> None:
     state = run(moscow(), "miss Bob", "miss Ann", "hit Dan")  # the last throw leaves the can down
     assert state.phase is Phase.RACE and not state.can_up
     refused(state, "tag Bob stick torso", "can_down")
@@ -69,13 +69,13 @@ def test_g6_while_the_can_is_down_sticks_are_fetched_and_nobody_is_tagged() -> N
     assert state.tagged == seat(state, "Ann")
 
 
-def test_g7_a_stick_stopped_by_the_driver_is_a_miss() -> None:
+def test_g6_a_stick_stopped_by_the_driver_is_a_miss() -> None:
     state = run(moscow(), "miss Bob", "hit Ann", "reset", "miss Dan")  # the driver stopped Dan's stick
     run(state, "back Bob", "back Ann", "back Dan")
     assert (rank(state, "Ann"), rank(state, "Dan")) == ("corporal", "private")
 
 
-def test_g8_crossed_sticks_make_the_top_thrower_the_driver() -> None:
+def test_g7_crossed_sticks_make_the_top_thrower_the_driver() -> None:
     state = run(moscow(), "miss Bob", "miss Ann")
     refused(state, "cross Bob Ann", "cross_not_last")
     refused(state, "cross Ann Dan", "cross_not_field")  # Dan has not thrown
@@ -89,7 +89,7 @@ def test_g8_crossed_sticks_make_the_top_thrower_the_driver() -> None:
     refused(later, "cross Dan Ann", "cross_nothing")  # only right after the throw
 
 
-def test_g9_a_hit_moves_one_rank_up() -> None:
+def test_g8_a_hit_moves_one_rank_up() -> None:
     state = run(moscow(), "hit Bob", "reset", "miss Ann", "miss Dan", "back Bob", "back Ann", "back Dan")
     assert rank(state, "Bob") == "corporal"
     assert state.line(seat(state, "Bob")) == 18

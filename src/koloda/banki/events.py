@@ -61,6 +61,7 @@ ALIASES: dict[str, str] = {
     "поле": "field",
     "палкой": "stick",
     "рукой": "hand",
+    "ногой": "foot",
     "голова": "head",
     "туловище": "torso",
     "рука": "arm",
@@ -70,7 +71,9 @@ ALIASES: dict[str, str] = {
     "линия": "line",
 }
 #: Words that cannot be player names, so that every event reads one way only.
-RESERVED = frozenset({*KINDS, "spear", *MEANS, *PARTS, *WHERE, *FOULS, *ALIASES, "undo", "help", "quit"})
+RESERVED = frozenset(
+    {*KINDS, "spear", "foot", *MEANS, *PARTS, *WHERE, *FOULS, *ALIASES, "undo", "help", "quit"}
+)
 _NAME = re.compile(r"^[^\W\d][\w-]*$")
 _DISTANCE = re.compile(r"^(\d{1,4})(?:[.,](\d{1,2}))?$")
 
@@ -85,7 +88,7 @@ class Event:
     centimetres: int | None = None  # kick: distance of the kicked stick
     spear: bool = False  # hit/miss: thrown spear-style (M15)
     where: str | None = None  # miss in the Chelyabinsk game: "pile" or "field" (C4)
-    means: str | None = None  # tag: "stick" or "hand"
+    means: str | None = None  # tag: "stick" or "hand"; knock: "hand" or "foot" (refused, M11)
     part: str | None = None  # tag: the body part touched
     foul: str | None = None  # foul: "grab" (another's stick, M12) or "line" (crossed the line, M13)
     text: str | None = None  # order: what the winner orders
@@ -125,6 +128,9 @@ class Event:
         if kind in ("count", "reset", "guarded"):
             _arity(text, args, 0, kind)
             return cls(kind)
+        if kind == "knock" and len(args) == 2:  # M11: 'knock NAME hand|foot' is said only to be refused
+            _choice(text, args[1], ("hand", "foot"), "means")
+            return cls("knock", player=_name(args[0], text), means=args[1])
         if kind in ("counted", "back", "knock", "snatch", "last"):
             _arity(text, args, 1, f"{kind} NAME")
             return cls(kind, player=_name(args[0], text))

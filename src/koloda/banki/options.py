@@ -1,7 +1,7 @@
 """The two regional variants of banki as data: one frozen, validated options object with presets.
 
 Every field is one rule choice of ``docs/rules/banki.md``; the defaults are the Moscow description
-(rules M1-M19 and the common rules G1-G9), the ``chelyabinsk`` preset the Chelyabinsk one (C1-C10).
+(rules M1-M19 and the common rules G1-G8), the ``chelyabinsk`` preset the Chelyabinsk one (C1-C10).
 Per-rank privileges are tuples parallel to ``ranks`` (one entry per rank, lowest rank first).
 
 >>> BankiOptions.preset("chelyabinsk").ranks[-1]
@@ -37,9 +37,9 @@ MOSCOW_RANKS = (
 )
 CHELYABINSK_RANKS = ("soldier", "sergeant", "lieutenant", "captain", "major", "colonel", "general", "marshal")
 
-#: How the driver may touch a player of a rank (rules G4, M16-M18): by stick or hand, one of them, or never.
+#: How the driver may touch a player of a rank (rules G3, M16-M18): by stick or hand, one of them, or never.
 TAG_MEANS = ("any", "stick", "hand", "none")
-#: Which body parts count for a rank (rule G4); the head never counts (rule G5).
+#: Which body parts count for a rank (rule G3); the head never counts (rule G4).
 TAG_PARTS = ("any", "legs", "heels")
 _RANK_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
 
@@ -58,17 +58,17 @@ class BankiOptions(Options):
     spear_ranks: tuple[str, ...] = ("lieutenant",)
     # What jumps a rank (two steps up) for a spear rank: a spear hit, any hit, or nothing (M15).
     spear_jump: Literal["spear_hit", "any_hit", "none"] = "spear_hit"
-    # Per rank: how the driver may tag that rank, one of TAG_MEANS (G4, M16-M18).
+    # Per rank: how the driver may tag that rank, one of TAG_MEANS (G3, M16-M18).
     tag_means: tuple[str, ...] = ("any", "any", "any", "any", "any", "any", "stick", "hand", "none", "none")
-    # Per rank: which body parts count, one of TAG_PARTS (G4).
+    # Per rank: which body parts count, one of TAG_PARTS (G3).
     tag_parts: tuple[str, ...] = ("any", "any", "any", "any", "any", "any", "any", "heels", "any", "any")
     # Ranks that may not knock the can in the race back (M18).
     no_knock_ranks: tuple[str, ...] = ("marshal",)
     # Ranks that may fetch other players' sticks (M12, M18).
     fetch_others_ranks: tuple[str, ...] = ("marshal",)
-    # The first driver: the shortest toe kick (G3, M3) or a counting-out rhyme drawn from the seed (C1).
+    # The first driver: the shortest toe kick (G2, M3) or a counting-out rhyme drawn from the seed (C1).
     first_driver: Literal["shortest_kick", "counting"] = "shortest_kick"
-    # Whether a stick landing across another makes its thrower the driver (G8).
+    # Whether a stick landing across another makes its thrower the driver (G7).
     crossed_sticks: bool = True
     # Whether snatching a stick from the pile during the driver's own throw promotes (C8).
     snatch_promotes: bool = True

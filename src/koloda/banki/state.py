@@ -36,7 +36,7 @@ class Phase(enum.Enum):
     """The stages of a game; the events each allows are in ``PHASE_EVENTS``."""
 
     COUNT = "count"  # C1: counting out the first driver
-    KICK = "kick"  # G3, M3, C3: kicking sticks off the toe for the order (and, M3, the driver)
+    KICK = "kick"  # G2, M3, C3: kicking sticks off the toe for the order (and, M3, the driver)
     THROW = "throw"  # M4 / C7: throws at the can
     RACE = "race"  # M5-M13: fetching sticks while the driver tags
     DRIVER_THROW = "driver-throw"  # C8: the driver's own throw
@@ -81,7 +81,7 @@ class BankiState:
     hit_waiting: list[bool] = field(default_factory=list)  # C5: hit, promoted if back before the reset
     can_up: bool = True
     tagged: int | None = None  # M6: tagged, waiting for the driver's knock
-    just_threw: int | None = None  # G8: whose stick was thrown by the last event (for a cross)
+    just_threw: int | None = None  # G7: whose stick was thrown by the last event (for a cross)
     round: int = 1
     winners: list[int] = field(default_factory=list)
     orders: list[tuple[int, str]] = field(default_factory=list)
@@ -257,7 +257,7 @@ class BankiState:
         self.phase = Phase.KICK
         self._settle_kicks()
 
-    # -- G3, M3, C3: kicking sticks off the toe --------------------------------------------------------
+    # -- G2, M3, C3: kicking sticks off the toe --------------------------------------------------------
 
     def _on_kick(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
         assert p is not None and event.centimetres is not None
@@ -325,7 +325,7 @@ class BankiState:
         self._after_throw(p)
 
     def _promotion(self, seat: int, event: Event) -> int:
-        """M15: a lieutenant's spear hit jumps a rank; every other hit is one rank (G9, M10)."""
+        """M15: a lieutenant's spear hit jumps a rank; every other hit is one rank (G8, M10)."""
         jump = self.options.spear_jump
         spear_rank = self.rank_id(seat) in self.options.spear_ranks
         if spear_rank and (jump == "any_hit" or (jump == "spear_hit" and event.spear)):
@@ -364,7 +364,7 @@ class BankiState:
     def _on_reset(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
         if self.can_up:
             raise self._err(text, "can_up")
-        self.can_up = True  # G6, M4: only the driver handles the can, to put it back
+        self.can_up = True  # G5, M4: only the driver handles the can, to put it back
         self.hit_waiting = [False] * len(self.names)  # C5: too late for this round's hitters
         if self.options.style == "chelyabinsk":
             self._check_driver_throw()
@@ -411,7 +411,7 @@ class BankiState:
         self._not_driver(text, q)
         if self.stick[q] is not Stick.FIELD:
             raise self._err(text, "cross_not_field", name=self.names[q])
-        self._end_round(new_driver=p)  # G8: the top stick's thrower drives
+        self._end_round(new_driver=p)  # G7: the top stick's thrower drives
 
     # -- M5-M13: the race back -------------------------------------------------------------------------
 
@@ -436,11 +436,11 @@ class BankiState:
         means, parts = self.options.privileges(self.rank_id(p))
         if means == "none":  # M18
             raise self._err(text, "cant_tag_rank", **self._who(p))
-        if event.part == "head":  # G5
+        if event.part == "head":  # G4
             raise self._err(text, "cant_tag_head")
         if means != "any" and event.means != means:  # M16, M17
             raise self._err(text, "cant_tag_means", allowed_means=means, **self._who(p))
-        if event.part not in _PARTS[parts]:  # G4
+        if event.part not in _PARTS[parts]:  # G3
             raise self._err(text, "cant_tag_part", allowed_parts=parts, **self._who(p))
         self.tagged = p
 
@@ -448,6 +448,8 @@ class BankiState:
         assert p is not None
         if not self.can_up:
             raise self._err(text, "can_down")
+        if event.means is not None:  # M11: a can knocked by hand or foot does not count
+            raise self._err(text, "hand_knock")
         if p == self.driver:  # M6: tag + knock of the standing can: the tagged player drives
             if self.tagged is None:
                 raise self._err(text, "no_tag")

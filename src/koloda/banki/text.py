@@ -280,6 +280,8 @@ def say(key: str, lang: Lang, **params: Any) -> str:
             values[name] = rank_name(value, lang)
             values[name + "_gen_pl"] = _plural_genitive(value) if lang == "ru" else rank_name(value, lang)
     index = LANGS.index(lang)
+    if "phase" in params:
+        values["phase"] = PHASE_NAMES[params["phase"]][index]
     if "allowed_means" in params:
         values["allowed_means"] = MEANS_TEXT[params["allowed_means"]][index]
     if "allowed_parts" in params:
