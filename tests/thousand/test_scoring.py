@@ -523,3 +523,19 @@ def test_start_totals() -> None:
         ScoreBook(ThousandOptions(), 3, start=(1000, 0, 0))
     with pytest.raises(ScoringError, match="for each of the 3 players"):
         ScoreBook(ThousandOptions(), 3, start=(0, 0))
+
+
+def test_s6_other_barrel_threshold_without_limit() -> None:
+    """S6: «a barrel at 900 with no limit»."""
+    book = book_at((0, 850, 0), russian(barrel_threshold=900, barrel_deals=None))
+    score = book.apply(DealInput(declarer=0, bid=100, points=(80, 40, 0)))
+    assert score.total[1] == 890 and not book.on_barrel(1)
+    score = book.apply(DealInput(declarer=0, bid=100, points=(80, 40, 0)))
+    assert score.total[1] == 900 and book.on_barrel(1) and score.barrel[1] is None
+
+
+def test_s2_min_bid_option() -> None:
+    book = ScoreBook(opts(min_bid=110), 3)
+    with pytest.raises(ScoringError, match="below the lowest bid 110"):
+        book.apply(DealInput(declarer=0, bid=105, points=(120, 0, 0)))
+    assert book.apply(DealInput(declarer=0, bid=110, points=(120, 0, 0))).delta[0] == 110

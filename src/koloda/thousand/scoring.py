@@ -157,7 +157,7 @@ def _marks(score: DealScore, seat: int, lang: Lang, options: ThousandOptions) ->
         if left is None:
             marks.append("бочка" if ru else "barrel")
         else:
-            marks.append(f"бочка: {left} из {options.barrel_deals}" if ru else f"barrel: {left} left")
+            marks.append(f"бочка, осталось конов: {left}" if ru else f"barrel, deals left: {left}")
     elif options.rule_800 != "off" and score.total[seat] >= options.threshold_800 and score.winner is None:
         marks.append(f"{options.threshold_800}+")
     if Note.BOLT in notes:
