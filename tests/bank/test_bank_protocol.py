@@ -286,7 +286,7 @@ GOLDEN_GAMES = [
 
 
 def make_golden() -> None:
-    """Write the golden records (run once: ``python tests/bank/test_protocol.py``)."""
+    """Write the golden records (run once: ``python tests/bank/test_bank_protocol.py``)."""
     GOLDEN.mkdir(exist_ok=True)
     for name, opts, players, seed, scope in GOLDEN_GAMES:
         state = random_game(opts, players, seed, scope)

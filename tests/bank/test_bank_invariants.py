@@ -97,7 +97,7 @@ def play_deal(state: BankState, rng: random.Random, *, leak_every: int = 0) -> i
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_deals_keep_every_card_and_end(players: int) -> None:
     rng = random.Random(players)
-    for k in range(600):
+    for k in range(1000):
         opts = OPTIONS[k % len(OPTIONS)]
         state = new_game(opts, players=players, seed=k, scope="deal")
         check_position(state)
