@@ -203,19 +203,19 @@ def test_loop_wrong_entries_are_asked_again(tmp_path: Path) -> None:
         assert Sheet.resume(store).book.totals == (120, 30, 10)
     text = console.text
     for message in (
-        "Thousand needs 2 to 4 players, not 1",
-        "gender after '/' must be ж/м or f/m",
+        "в тысячу играют от 2 до 4 игроков, а не 1",
+        "после '/' пишется пол: ж или м",
         "нет такого игрока: 'Гена'",
         "нет такого игрока: '7'",
         "нужно целое число, а не 'сто'",
-        "bid 95 is below the lowest bid 100",
-        "bid 103 is not a multiple of the bid step 5",
+        "заказ 95 меньше наименьшего (100)",
+        "заказ 103 не кратен шагу торговли 5",
         "ответьте д или н",
         "число от 0 до 120, а не 130",
         "число от 0 до 35, а не 36",
         "50 — не марьяж",
         "один марьяж дважды",
-        "Кон не записан: the marriage 60 is declared twice in one deal",
+        "Кон не записан: марьяж 60 объявлен в одном коне дважды",
     ):
         assert message in text, message
 
@@ -228,9 +228,10 @@ def test_loop_undo_export_and_resume_in_english(tmp_path: Path) -> None:
         assert "The last deal was taken back." in console.text
         assert "export md|csv|jsonl FILE" in console.text  # the bad export is refused with the usage
         assert parse_score_file(out.read_text(encoding="utf-8")).book.totals == (120, 30, 10)
-        later = Console(["2", "100", "", "34", "70", "", "", ""])
+        later = Console(["2", "95", "100", "", "34", "70", "", "", ""])
         run_sheet(store, resume=True, read=later.read, write=later.write, lang="en")
         assert later.out[0] == "Resuming game 1."
+        assert "bid 95 is below the lowest bid 100" in later.text
         assert Sheet.resume(store).book.totals == (150, -70, 30)
         with pytest.raises(KolodaError, match="drop --preset/--option"):
             run_sheet(store, resume=True, options=ThousandOptions(), read=later.read, write=later.write)

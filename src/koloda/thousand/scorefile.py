@@ -73,13 +73,21 @@ class ScoredGame:
 def check_players(players: Sequence[Player]) -> tuple[Player, ...]:
     """2 to 4 players with distinct, non-empty names."""
     if not 2 <= len(players) <= 4:
-        raise ScoringError(f"Thousand needs 2 to 4 players, not {len(players)}")
+        raise ScoringError(
+            f"Thousand needs 2 to 4 players, not {len(players)}",
+            f"в тысячу играют от 2 до 4 игроков, а не {len(players)}",
+        )
     seen: set[str] = set()
     for player in players:
         if not player.name.strip() or player.name != player.name.strip():
-            raise ScoringError(f"a player's name must be non-empty without outer spaces: {player.name!r}")
+            raise ScoringError(
+                f"a player's name must be non-empty without outer spaces: {player.name!r}",
+                f"имя игрока не может быть пустым или с пробелами по краям: {player.name!r}",
+            )
         if player.name in seen:
-            raise ScoringError(f"two players are named {player.name!r}")
+            raise ScoringError(
+                f"two players are named {player.name!r}", f"два игрока с именем {player.name!r}"
+            )
         seen.add(player.name)
     return tuple(players)
 

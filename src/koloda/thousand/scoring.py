@@ -37,7 +37,15 @@ MINUS = "\u2212"  # the seed writes negative numbers with the minus sign, not a 
 
 
 class ScoringError(KolodaError):
-    """A deal result that cannot be scored (the book is left unchanged)."""
+    """A deal result that cannot be scored (the book is left unchanged); ``ru`` is the Russian message."""
+
+    def __init__(self, message: str, ru: str | None = None) -> None:
+        super().__init__(message)
+        self.ru = ru if ru is not None else message
+
+    def text(self, lang: Lang) -> str:
+        """The message in the interface language."""
+        return self.ru if lang == "ru" else str(self)
 
 
 class Note(StrEnum):
@@ -233,14 +241,23 @@ def marriage_values(options: ThousandOptions) -> tuple[int, ...]:
 def check_bid(options: ThousandOptions, bid: object) -> int:
     """S2: a bid is an int from ``min_bid`` up to what a declarer could take, in steps of ``bid_step``."""
     if type(bid) is not int:
-        raise ScoringError(f"bid must be a whole number, not {bid!r}")
+        raise ScoringError(f"bid must be a whole number, not {bid!r}", f"заказ — целое число, а не {bid!r}")
     if bid < options.min_bid:
-        raise ScoringError(f"bid {bid} is below the lowest bid {options.min_bid}")
+        raise ScoringError(
+            f"bid {bid} is below the lowest bid {options.min_bid}",
+            f"заказ {bid} меньше наименьшего ({options.min_bid})",
+        )
     if bid % options.bid_step:
-        raise ScoringError(f"bid {bid} is not a multiple of the bid step {options.bid_step}")
+        raise ScoringError(
+            f"bid {bid} is not a multiple of the bid step {options.bid_step}",
+            f"заказ {bid} не кратен шагу торговли {options.bid_step}",
+        )
     top = DECK_POINTS + sum(marriage_values(options))
     if bid > top:
-        raise ScoringError(f"bid {bid} is more than a declarer can take ({top}: all cards and marriages)")
+        raise ScoringError(
+            f"bid {bid} is more than a declarer can take ({top}: all cards and marriages)",
+            f"заказ {bid} больше, чем можно набрать ({top}: все карты и марьяжи)",
+        )
     return bid
 
 
@@ -386,10 +403,16 @@ def _check_deal(book: ScoreBook, deal: DealInput) -> None:
             f"points must give a whole number for each of the {players} players: {deal.points}"
         )
     if any(p < 0 for p in deal.points):
-        raise ScoringError(f"card points cannot be negative: {deal.points}")
+        raise ScoringError(
+            f"card points cannot be negative: {deal.points}",
+            f"очки за карты не бывают меньше нуля: {deal.points}",
+        )
     played = sum(p for seat, p in enumerate(deal.points) if seat != deal.sitting)
     if played != DECK_POINTS:
-        raise ScoringError(f"card points add up to {played}, not {DECK_POINTS}: {deal.points}")
+        raise ScoringError(
+            f"card points add up to {played}, not {DECK_POINTS}: {deal.points}",
+            f"очки за карты в сумме {played}, а не {DECK_POINTS}: {deal.points}",
+        )
     if deal.marriages and len(deal.marriages) != players:
         raise ScoringError(f"marriages must list each of the {players} players (or none): {deal.marriages}")
     allowed = marriage_values(options)
@@ -403,7 +426,8 @@ def _check_deal(book: ScoreBook, deal: DealInput) -> None:
                 raise ScoringError(f"{value!r} is not a marriage value ({', '.join(map(str, allowed))})")
             if value in seen:
                 raise ScoringError(
-                    f"the marriage {value} is declared twice in one deal (there is one of each)"
+                    f"the marriage {value} is declared twice in one deal (there is one of each)",
+                    f"марьяж {value} объявлен в одном коне дважды (он в колоде один)",
                 )
             seen.add(value)
 

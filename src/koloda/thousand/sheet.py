@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from koloda.errors import KolodaError
 from koloda.term import Lang, Quit, Read, Write, ask, say
@@ -38,6 +38,7 @@ from koloda.thousand.scoring import (
 )
 from koloda.thousand.table import csv_table, markdown_table, status_line, winner_line
 
+T = TypeVar("T")
 Format = Literal["md", "csv", "jsonl"]
 FORMATS: tuple[Format, ...] = ("md", "csv", "jsonl")
 DB_NAME = "thousand-sheet.sqlite3"
@@ -232,7 +233,7 @@ def run_sheet(
                     "Игроки через запятую (2–4; пол, если имя обманчиво: Саша/ж): ",
                     "Players, comma-separated (2-4; gender if the name misleads: Sasha/f): ",
                 ),
-                _parse_players,
+                functools.partial(_parse_players, lang=lang),
                 read=read,
                 write=write,
             )
@@ -274,7 +275,7 @@ def _loop(sheet: Sheet, lang: Lang, read: Read, write: Write) -> None:
             write(
                 say(
                     lang,
-                    f"Кон не записан: {exc}. Введите его снова.",
+                    f"Кон не записан: {exc.text(lang)}. Введите его снова.",
                     f"Deal not recorded: {exc}. Enter it again.",
                 )
             )
@@ -319,16 +320,34 @@ def _command(sheet: Sheet, text: str, lang: Lang, write: Write) -> None:
     raise KolodaError(say(lang, f"неизвестная команда: {text!r}", f"unknown command: {text!r}"))
 
 
-def _parse_players(text: str) -> list[Player]:
+def _parse_players(text: str, lang: Lang) -> list[Player]:
     players = []
     for item in text.split(","):
         name, _, gender = item.strip().partition("/")
         code = {"ж": "f", "f": "f", "м": "m", "m": "m", "": None}.get(gender.strip().lower(), "?")
         if code == "?":
-            raise KolodaError(f"gender after '/' must be ж/м or f/m: {item.strip()!r}")
+            raise KolodaError(
+                say(
+                    lang,
+                    f"после '/' пишется пол: ж или м (f или m): {item.strip()!r}",
+                    f"gender after '/' must be ж/м or f/m: {item.strip()!r}",
+                )
+            )
         players.append(Player.named(name.strip(), code))  # type: ignore[arg-type]  # None, "f" or "m"
-    check_players(players)
+    _in_lang(check_players, lang)(players)
     return players
+
+
+def _in_lang(check: Callable[..., T], lang: Lang) -> Callable[..., T]:
+    """``check`` with its ScoringError shown in the interface language (ask() prints the message)."""
+
+    def checked(*args: Any) -> T:
+        try:
+            return check(*args)
+        except ScoringError as exc:
+            raise KolodaError(exc.text(lang)) from None
+
+    return checked
 
 
 def _seat_parser(sheet: Sheet, lang: Lang, default: int | None = None) -> Callable[[str], int]:
@@ -393,7 +412,7 @@ def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
         )
     bid = ask(
         say(lang, "Заказ: ", "Bid: "),
-        lambda text: check_bid(book.options, _int(text, lang)),
+        lambda text: _in_lang(check_bid, lang)(book.options, _int(text, lang)),
         read=read,
         write=write,
     )
