@@ -292,7 +292,7 @@ def _show(sheet: Sheet, lang: Lang, write: Write) -> None:
 
 
 def _command(sheet: Sheet, text: str, lang: Lang, write: Write) -> None:
-    """Handle undo / export / table; raises _Command when done, KolodaError (re-prompt) when unknown."""
+    """Handle undo and export; raises _Command when done, KolodaError (asked again) when not understood."""
     words = text.split()
     if not words:
         raise KolodaError(say(lang, "введите команду", "type a command"))
