@@ -826,7 +826,10 @@ def from_deal(
         for item in items:
             if not isinstance(item, str):
                 raise RecordError(f"deal {where}: a card must be text, not {item!r}")
-            c = Card.parse(item).index
+            try:
+                c = Card.parse(item).index
+            except NotationError as exc:
+                raise RecordError(f"deal {where}: {exc}") from None
             if c in seen:
                 raise RecordError(f"deal {where}: card {DECK_36[c]} is dealt twice")
             seen.add(c)
