@@ -82,7 +82,7 @@ def bad_deal(rng: random.Random, book: ScoreBook) -> DealInput:
     if kind == 2:
         return DealInput(good.declarer, 95, False, good.points, good.marriages, good.sitting)
     if kind == 3:
-        marriages = [() for _ in range(book.players)]
+        marriages: list[tuple[int, ...]] = [() for _ in range(book.players)]
         marriages[good.declarer] = (60, 60)
         return DealInput(good.declarer, good.bid, False, good.points, tuple(marriages), good.sitting)
     return DealInput(good.declarer, good.bid, False, good.points, ((70,),) * book.players, good.sitting)
