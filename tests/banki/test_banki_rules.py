@@ -334,8 +334,7 @@ def test_c7_throwing_goes_on_in_order_among_those_with_a_stick() -> None:
 def test_c8_the_drivers_own_throw_and_a_snatch_from_the_pile() -> None:
     state = run(chelyabinsk(), "miss Bob pile", "miss Ann pile")
     assert state.phase is Phase.THROW
-    run(state, "miss Dan pile")
-    assert state.phase is Phase.DRIVER_THROW
+    assert run(state, "miss Dan pile").phase is Phase.DRIVER_THROW
     refused(state, "hit Bob", "wrong_phase")
     run(state, "snatch Ann")
     assert state.phase is Phase.THROW and state.driver_name == "Cat" and rank(state, "Ann") == "sergeant"
