@@ -77,8 +77,15 @@ def check_no_leak(state: BankState) -> None:
                 assert not tokens & {str(card) for card in state.hand(other)}
 
 
+def choose_trumps(state: BankState, rng: random.Random) -> None:
+    """Random trump choices while set-up 1's suits are chosen in turn (rule 3.2)."""
+    while state.deal_no == 0:
+        state.apply(rng.choice(state.legal_actions()))
+
+
 def play_deal(state: BankState, rng: random.Random, *, leak_every: int = 0) -> int:
     """Random legal play to the end of the current deal, checking after every action."""
+    choose_trumps(state, rng)
     deal_no = state.deal_no
     steps = 0
     while not state.is_over() and state.deal_no == deal_no:
@@ -100,6 +107,7 @@ def test_random_deals_keep_every_card_and_end(players: int) -> None:
     for k in range(1000):
         opts = OPTIONS[k % len(OPTIONS)]
         state = new_game(opts, players=players, seed=k, scope="deal")
+        choose_trumps(state, rng)
         check_position(state)
         play_deal(state, rng, leak_every=7 if k % 10 == 0 else 0)
         result = state.results[-1]

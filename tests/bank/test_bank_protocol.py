@@ -51,6 +51,8 @@ def test_every_action_id_round_trips_through_its_text() -> None:
         ("взять", "draw"),
         ("DRAW", "draw"),
         ("пас", "pass"),
+        ("козырь ч", "trump H"),
+        ("TRUMP ♣", "trump C"),
         ("В♠ 9♠ 8♠ 7♠", "JS+9S+8S+7S"),
         ("6h+7h+8h+9h", "6H+7H+8H+9H"),
         ("КП КТ КБ КЧ", "KS+KC+KD+KH"),
@@ -72,6 +74,7 @@ def test_friendly_notation(text: str, canonical: str) -> None:
         ("9H+9H+9H+9H", "expected one card"),
         ("6H+7H+9H+8H", "run of four"),
         ("jump", "bad"),
+        ("trump X", "bad suit"),
     ],
 )
 def test_bad_notation_is_refused_with_the_input_quoted(text: str, reason: str) -> None:
@@ -119,6 +122,13 @@ def test_each_illegal_action_is_refused_with_its_reason() -> None:
     assert state.current_player == 1 and state.legal_actions() == [PASS]  # the drawn KD does not help
 
 
+def test_trump_choices_only_before_the_first_deal() -> None:
+    state = position([["AS"], ["KC"]], "9H", [])
+    refuse(state, parse_action("trump H"), r"trumps are chosen only before the first deal")
+    choosing = new_game(BankOptions(trump_choice="in-turn"), players=2, seed=1)
+    refuse(choosing, parse_action("draw"), r"choose your trump suit first")
+
+
 def test_draw_refused_on_an_empty_stock_and_in_an_extra_move() -> None:
     state = position([["AS", "8H", "7H"], ["6C"]], "QD", [])
     refuse(state, DRAW, r"the stock is empty")
@@ -154,6 +164,8 @@ def test_nothing_is_legal_once_over() -> None:
         ({"max_deals": 0}, r"'max_deals' must be at least 1"),
         ({"target": 0}, r"'target' must be a positive"),
         ({"first_dealer": 4}, r"'first_dealer' must be a seat"),
+        ({"trump_choice": "in-turn", "trumps": "none"}, r"'in-turn' needs trumps 'own'"),
+        ({"trump_choice": "in-turn", "trump_suits": ["H", "S"]}, r"no fixed 'trump_suits'"),
     ],
 )
 def test_bad_options_are_refused(mapping: dict[str, Any], message: str) -> None:

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from koloda.bank import DRAW, PASS, BankOptions, BankState, from_deal, new_game, run_id
+from koloda.bank import DRAW, PASS, BankOptions, BankState, from_deal, new_game, replay, run_id
 from koloda.bank import tables as T
 from koloda.cards import Card
-from koloda.errors import OptionsError
+from koloda.errors import IllegalActionError, OptionsError
 
 
 def deal(
@@ -149,6 +149,20 @@ def test_rule_3_2_own_trumps_judged_by_the_covering_player() -> None:
     assert legal(plain) == ["draw"]
     with pytest.raises(OptionsError, match="own trumps"):
         new_game(BankOptions(trump_suits=("H", "S")), players=3, seed=1)
+
+
+def test_rule_3_2_own_trumps_chosen_in_turn() -> None:
+    state = new_game(BankOptions(trump_choice="in-turn", first_dealer=1), players=3, seed=3)
+    assert state.current_player == 2 and state.deal_no == 0 and state.hands == [0, 0, 0]  # nothing dealt yet
+    assert legal(state) == ["trump S", "trump C", "trump D", "trump H"]
+    play(state, "trump H", "козырь ♠")
+    assert state.current_player == 1 and legal(state) == ["trump C", "trump D"]
+    with pytest.raises(IllegalActionError, match="seat 2 has already chosen that suit"):
+        play(state, "trump H")
+    play(state, "trump D")
+    assert state.deal_no == 1 and state.trump_suits == (0, 2, 3)  # seat 0 spades, 1 diamonds, 2 hearts
+    assert [h.bit_count() for h in state.hands] == [4, 4, 4]
+    assert replay(state.record()) == state
 
 
 def test_rule_3_3_one_and_two_trumps() -> None:

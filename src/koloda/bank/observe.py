@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from koloda.bank import tables as T
-from koloda.bank.state import BankState, DealResult, action_text
+from koloda.bank.state import PHASE_NAMES, BankState, DealResult, action_text
 from koloda.cards import DECK_36, Suit
 
 
@@ -38,7 +38,7 @@ class BankObservation:
     out: tuple[bool, ...]
     places: tuple[int, ...]  # seats in the order they went out
     trumps: str
-    trump_suits: tuple[str, ...]
+    trump_suits: tuple[str, ...]  # while trumps are chosen in turn: each seat's choice so far, "-" for none
     seven: str  # the agreed rule 4.8, and whether a 7 lies on top
     seven_on_top: bool
     totals: tuple[int, ...]
@@ -66,7 +66,7 @@ def observe(state: BankState, seat: int) -> BankObservation:
     """Everything ``seat`` may see: its own hand, the counts of the others', and the public table."""
     if type(seat) is not int or not 0 <= seat < state.n:
         raise ValueError(f"bad seat {seat!r}: expected 0-{state.n - 1}")
-    start = state._deal_starts[-1]
+    start = state._deal_starts[-1] if state._deal_starts else 0
     history = tuple((h & 3, action_text(h >> 2)) for h in state.hist[start:])
     over = state.is_over()
     return BankObservation(
@@ -75,7 +75,7 @@ def observe(state: BankState, seat: int) -> BankObservation:
         deal=state.deal_no,
         dealer=state.dealer,
         current_player=state.current_player,
-        phase=("move", "after-draw", "extra-move", "over")[state.phase],
+        phase=PHASE_NAMES[state.phase],
         hand=tuple(str(DECK_36[c]) for c in T.cards_of(state.hands[seat])),
         hand_counts=tuple(h.bit_count() for h in state.hands),
         bank=tuple(str(DECK_36[c]) for c in state.bank),
@@ -88,7 +88,8 @@ def observe(state: BankState, seat: int) -> BankObservation:
         out=tuple(state.out),
         places=tuple(state.places),
         trumps=state.opts.trumps,
-        trump_suits=tuple(Suit(s).letter for s in state.trump_suits),
+        trump_suits=tuple(Suit(s).letter for s in state.trump_suits)
+        or tuple("-" if s < 0 else Suit(s).letter for s in state._chosen),
         seven=state.opts.seven,
         seven_on_top=bool(state.bank) and state.bank[-1] % 9 == T.SEVEN,
         totals=tuple(state.totals),

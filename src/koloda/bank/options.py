@@ -38,6 +38,8 @@ class BankOptions(Options):
     trumps: Literal["own", "none", "one", "two", "senior-junior"] = "own"
     # rules 3.2-3.4: trump suits as letters; empty = drawn from the seed (senior-junior: S senior, D junior)
     trump_suits: tuple[str, ...] = ()
+    # rule 3.2: set-up 1's suits at random, or chosen in turn from the dealer's left before deal 1
+    trump_choice: Literal["random", "in-turn"] = "random"
     # rule 3.3: in set-up 4 the two trump suits cover each other by the normal rule, or freely
     two_trumps_cover: Literal["suit", "free"] = "suit"
     # rule 4.2: the open card may be covered by any card of its suit ("free") or only by the normal rule
@@ -126,6 +128,10 @@ class BankOptions(Options):
         if suits and wanted is not None and len(suits) != wanted:
             raise OptionsError(
                 f"option 'trump_suits' with trumps {self.trumps!r} needs {wanted} suit(s), not {len(suits)}"
+            )
+        if self.trump_choice == "in-turn" and (self.trumps != "own" or self.trump_suits):
+            raise OptionsError(
+                "option 'trump_choice' = 'in-turn' needs trumps 'own' and no fixed 'trump_suits' (rule 3.2)"
             )
         if self.two_trumps_cover != "suit" and self.trumps != "two":
             raise OptionsError("option 'two_trumps_cover' applies only to trumps 'two' (rule 3.3)")

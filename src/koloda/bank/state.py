@@ -26,8 +26,8 @@ from koloda.cards import DECK_36, Card, Suit, parse_cards
 from koloda.errors import IllegalActionError, NotationError, RecordError
 from koloda.game import GameRecord, Scope, replay_actions
 
-NORMAL, DRAWN, EXTRA, OVER = 0, 1, 2, 3
-_PHASE_NAMES = ("move", "after-draw", "extra-move", "over")
+NORMAL, DRAWN, EXTRA, OVER, CHOOSE = 0, 1, 2, 3, 4
+PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")
 _KIND_SINGLE, _KIND_FOUR, _KIND_RUN = 0, 1, 2
 
 
@@ -85,6 +85,7 @@ class BankState:
     """A Bank deal or match in progress. Mutable for speed; :meth:`copy` is cheap; ``==`` compares all."""
 
     __slots__ = (
+        "_chosen",
         "_cov",
         "_deal_starts",
         "_finish",
@@ -146,6 +147,7 @@ class BankState:
     _cov: list[tuple[int, ...]]
     _trump_kings: list[int]
     _legal: list[int] | None
+    _chosen: list[int]
     winner: int | None
     active: tuple[int, ...]
     dealer: int
@@ -179,6 +181,7 @@ class BankState:
         self.after_free = options.after_capture == "free-lead"
         self.kings_any = options.four_kings == "anyone"
         self.seven_mode = ("none", "skip", "draw-and-move", "skip-and-draw").index(options.seven)
+        self._chosen = []
         self._legal = None
 
     def _set_trumps(self, suits: Sequence[int]) -> None:
@@ -199,6 +202,30 @@ class BankState:
         free = opts.two_trumps_cover == "free"
         self._cov = [T.cover_table(c, free) for c in per_seat]
         self._trump_kings = [sum(1 << (s * 9 + T.KING) for s in range(4) if per_seat[p][s]) for p in range(n)]
+
+    def _begin_choice(self, dealer: int) -> None:
+        """Rule 3.2, trumps chosen in turn: before the first deal, from the dealer's left, each player
+        names a suit nobody has taken yet. Nothing is dealt until everyone has chosen."""
+        n = self.n
+        self.dealer, self.active, self._chosen = dealer, tuple(range(n)), [-1] * n
+        self.hands, self.stock, self.bank = [0] * n, [], []
+        self.captured, self.captured_pts = [0] * n, [0] * n
+        self.out, self.places, self._finish = [False] * n, [], [None] * n
+        self.trump_suits, self._cov, self._trump_kings = (), [], [0] * n
+        self.top_owner = self.target = self.kings_layer = -1
+        self.fails, self.n_in = 0, n
+        self.opening = self.four_kings = False
+        self.phase = CHOOSE
+        self.starter = self.cur = (dealer + 1) % n
+
+    def _choose(self, p: int, suit: int) -> None:
+        chosen = self._chosen
+        chosen[p] = suit
+        if -1 in chosen:
+            self.cur = (p + 1) % self.n
+            return
+        self._set_trumps(chosen)
+        self._start_deal(self.dealer, self.active, None)
 
     def _start_deal(
         self, dealer: int, active: tuple[int, ...], layout: tuple[list[list[int]], int, list[int]] | None
@@ -281,8 +308,8 @@ class BankState:
 
     def _generate(self) -> list[int]:
         phase = self.phase
-        if phase == OVER:
-            return []
+        if phase >= OVER:
+            return [] if phase == OVER else [T.CHOOSE0 + s for s in range(4) if s not in self._chosen]
         p = self.cur
         h = self.hands[p]
         t = self.target
@@ -362,10 +389,13 @@ class BankState:
         elif action == T.DRAW:
             self.hands[p] |= 1 << self.stock.pop()
             self.phase = DRAWN
-        elif self.phase == EXTRA:
-            self._end_turn(p)  # the player adds nothing after his 8 or four of a kind
+        elif action == T.PASS:
+            if self.phase == EXTRA:
+                self._end_turn(p)  # the player adds nothing after his 8 or four of a kind
+            else:
+                self._fail(p)
         else:
-            self._fail(p)
+            self._choose(p, action - T.CHOOSE0)
 
     # -- effects of a move -----------------------------------------------------------------------------
 
@@ -615,6 +645,13 @@ class BankState:
         p = self.cur
         head += f" for seat {p}"
         legal = self._legal or []
+        if action >= T.CHOOSE0:
+            if self.phase != CHOOSE:
+                return f"{head}: trumps are chosen only before the first deal (rule 3.2)"
+            taker = self._chosen.index(action - T.CHOOSE0)
+            return f"{head}: seat {taker} has already chosen that suit (rule 3.2)"
+        if self.phase == CHOOSE:
+            return f"{head}: choose your trump suit first (rule 3.2)"
         if action == T.DRAW:
             if self.phase == EXTRA:
                 return f"{head}: after an 8 or four of a kind you add a card or pass, never draw (rule 4.9)"
@@ -666,7 +703,7 @@ class BankState:
     def __repr__(self) -> str:
         return (
             f"<BankState players={self.n} deal={self.deal_no} turn={self.current_player} "
-            f"phase={_PHASE_NAMES[self.phase]} bank={len(self.bank)} stock={len(self.stock)}>"
+            f"phase={PHASE_NAMES[self.phase]} bank={len(self.bank)} stock={len(self.stock)}>"
         )
 
     @property
@@ -687,6 +724,7 @@ class BankState:
 # -- notation ----------------------------------------------------------------------------------------
 
 _DRAW_WORDS = {"draw", "взять", "беру", "брать"}
+_TRUMP_WORDS = {"trump", "козырь"}
 _PASS_WORDS = {"pass", "пас", "stop", "хватит"}
 
 
@@ -708,6 +746,8 @@ def action_text(action: int) -> str:
         return "+".join(str(DECK_36[c]) for c in (*others, top))
     if action < T.DRAW:
         return "+".join(str(DECK_36[c]) for c in T.RUN_CARDS[action - T.RUN0])
+    if action >= T.CHOOSE0:
+        return f"trump {Suit(action - T.CHOOSE0).letter}"
     return "draw" if action == T.DRAW else "pass"
 
 
@@ -729,6 +769,12 @@ def parse_action(text: str) -> int:
         return T.DRAW
     if word in _PASS_WORDS:
         return T.PASS
+    head, _, rest = word.partition(" ")
+    if head in _TRUMP_WORDS:
+        try:
+            return T.CHOOSE0 + Suit.parse(rest)
+        except NotationError as exc:
+            raise NotationError(f"bad Bank action {text!r}: {exc}") from None
     try:
         cards = [c.index for c in parse_cards(word.replace("+", " "))]
     except NotationError as exc:
@@ -772,8 +818,11 @@ def new_game(
     state._setup(opts, players, scope, seed)
     rng = random.Random(f"bank:{seed}:setup")
     dealer = opts.first_dealer if opts.first_dealer is not None else rng.randrange(players)  # rule 2.1
-    state._set_trumps(_trump_suits(opts, players, rng))
-    state._start_deal(dealer, tuple(range(players)), None)
+    if opts.trump_choice == "in-turn":
+        state._begin_choice(dealer)
+    else:
+        state._set_trumps(_trump_suits(opts, players, rng))
+        state._start_deal(dealer, tuple(range(players)), None)
     return state
 
 

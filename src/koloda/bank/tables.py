@@ -35,13 +35,15 @@ RUN_STARTS9 = tuple(
 )
 
 # -- the fixed action space (docs/rules/bank.md, "Action space") ------------------------------------------
-#: 0-35 one card; 36-71 four of a kind by its top card; then runs; then draw and pass.
+#: 0-35 one card; 36-71 four of a kind by its top card; then runs; draw; pass; the four trump choices.
 FOUR0 = 36
 RUN0 = 72
 RUN_COUNT = 6 * 256 * 2
 DRAW = RUN0 + RUN_COUNT
 PASS = DRAW + 1
-NUM_ACTIONS = PASS + 1
+#: Set-up 1 with trumps chosen in turn (rule 3.2): choose ♠ ♣ ♦ ♥ as one's own trump.
+CHOOSE0 = PASS + 1
+NUM_ACTIONS = CHOOSE0 + 4
 
 
 def run_id(start: int, suits: tuple[int, int, int, int], high_covers: bool) -> int:

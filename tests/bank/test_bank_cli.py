@@ -1,0 +1,104 @@
+"""`koloda bank play | simulate | replay` (issue 2, "Playing it")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from koloda.bank import BankOptions, new_game
+from koloda.bank.cli import play_match, simulate
+from koloda.cli import main
+from koloda.term import Lang, Quit
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_play_a_whole_match_against_bots(lang: Lang) -> None:
+    state = new_game(players=3, seed=11)
+    out: list[str] = []
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        return state.action_text(state.legal_actions()[-1])
+
+    play_match(state, seat=0, lang=lang, read=read, write=out.append)
+    text = "\n".join(out)
+    assert state.is_over() and state.winner is not None
+    assert asked, "the human was never asked for a move"
+    assert ("Победитель" if lang == "ru" else "Winner") in text
+    # every deal's score sheet was shown, with the totals after it
+    for result in state.results:
+        assert f"→ {result.totals[0]}" in text
+    assert ("Ваши карты" if lang == "ru" else "Your hand") in text
+
+
+def test_a_wrong_entry_is_explained_and_asked_again() -> None:
+    state = new_game(players=2, seed=5, scope="deal")
+    legal = state.legal_actions()
+    illegal = next(a for a in range(36) if a not in legal)
+    answers = iter(["nonsense", state.action_text(illegal), "?", "quit"])
+    out: list[str] = []
+    before = state.copy()
+    with pytest.raises(Quit):
+        play_match(
+            state, seat=state.current_player or 0, lang="en", read=lambda _: next(answers), write=out.append
+        )
+    text = "\n".join(out)
+    assert "bad Bank action 'nonsense'" in text
+    assert f"illegal action {state.action_text(illegal)}" in text
+    assert "Legal moves:" in text
+    assert state == before  # nothing was played by the refused entries
+
+
+def test_simulate_figures_are_deterministic_and_sane() -> None:
+    first = simulate(BankOptions(), players=3, deals=200, seed=4)
+    again = simulate(BankOptions(), players=3, deals=200, seed=4)
+    assert first["actions"] == again["actions"] and first["mean_points"] == again["mean_points"]
+    assert first["deals"] == 200 and first["actions"] > 200 * 10
+    # captured points are at most the deck's 124 plus bonuses per deal, shared by three seats
+    assert 0 < sum(first["mean_points"]) < 124 + 200
+
+
+def test_simulate_json_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bank", "simulate", "--players", "2", "--deals", "30", "--seed", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["deals"] == 30 and len(figures["mean_points"]) == 2 and figures["actions"] > 0
+
+
+def test_bad_options_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bank", "simulate", "--option", "trumps=purple", "--deals", "1"]) == 2
+    assert "option 'trumps'" in capsys.readouterr().err
+    assert main(["bank", "simulate", "--preset", "nope", "--deals", "1"]) == 2
+    assert "unknown preset 'nope'" in capsys.readouterr().err
+
+
+def test_replay_command_prints_the_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = new_game(players=3, seed=8)
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    path = tmp_path / "match.json"
+    state.record().save(path)
+    assert main(["bank", "replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"Winner: Seat {state.winner}" in out
+    assert f"→ {state.results[-1].totals[0]}" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"game": "bank", "players": 3, "seed": 1, "actions": ["ZZ"]}', "action 1 'ZZ'"),
+        ('{"game": "thousand", "players": 3, "seed": 1, "actions": []}', "not of 'bank'"),
+    ],
+)
+def test_replay_command_rejects_bad_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    assert main(["bank", "replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
