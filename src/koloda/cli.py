@@ -12,6 +12,7 @@ from koloda.errors import KolodaError
 
 #: Command name -> module with ``register(subparsers)``; the module's parsers set ``func``.
 COMMANDS: dict[str, str] = {
+    "bank": "koloda.bank.cli",
     "thousand": "koloda.thousand.cli",
     "banki": "koloda.banki.cli",
 }

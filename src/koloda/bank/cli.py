@@ -1,0 +1,320 @@
+"""``koloda bank``: a match in the terminal against bots, random simulation, and record replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from koloda.bank.observe import BankObservation, observe
+from koloda.bank.options import BankOptions
+from koloda.bank.state import BankState, DealResult, action_text, new_game, replay
+from koloda.bots import RandomBot
+from koloda.cards import Card
+from koloda.errors import IllegalActionError, KolodaError
+from koloda.game import GameRecord
+from koloda.term import (
+    LANGS,
+    Lang,
+    Quit,
+    Read,
+    Write,
+    ask,
+    bold,
+    card_text,
+    colour_enabled,
+    dim,
+    say,
+    track,
+)
+
+
+def register(subparsers: Any) -> None:
+    bank = subparsers.add_parser("bank", help="the card game Bank (Банк)", description="The card game Bank.")
+    commands = bank.add_subparsers(dest="bank_command", metavar="COMMAND", required=True)
+
+    play = commands.add_parser("play", help="a match in the terminal against bots")
+    _add_options_arguments(play)
+    play.add_argument("--players", type=int, default=3, help="2-4 seats, you and bots (default 3)")
+    play.add_argument("--seed", type=int, default=None, help="the shuffle's seed (default: random)")
+    play.add_argument("--lang", choices=LANGS, default="ru", help="interface language (default ru)")
+    play.add_argument("--save", metavar="FILE", help="write the game record here when the match ends")
+    play.set_defaults(func=_play_command)
+
+    simulate = commands.add_parser("simulate", help="random bots play deals; prints figures")
+    _add_options_arguments(simulate)
+    simulate.add_argument("--players", type=int, default=3)
+    simulate.add_argument("--deals", type=int, default=1000)
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.set_defaults(func=_simulate_command)
+
+    replay_parser = commands.add_parser("replay", help="replay a game record and print the result")
+    replay_parser.add_argument("file")
+    replay_parser.add_argument("--lang", choices=LANGS, default="en")
+    replay_parser.set_defaults(func=_replay_command)
+
+
+def _add_options_arguments(parser: argparse.ArgumentParser) -> None:
+    presets = ", ".join(BankOptions.preset_names())
+    parser.add_argument("--preset", default="default", help=f"named rule set: {presets}")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)"
+    )
+
+
+def options_from_args(args: argparse.Namespace) -> BankOptions:
+    return BankOptions.preset(args.preset).with_assignments(args.option)
+
+
+# -- play ----------------------------------------------------------------------------------------------
+
+
+def _play_command(args: argparse.Namespace) -> int:
+    options = options_from_args(args)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    state = new_game(options, players=args.players, seed=seed)
+    colour = colour_enabled()
+    try:
+        play_match(state, seat=0, lang=args.lang, colour=colour, bot_seed=seed)
+    except Quit:
+        print(say(args.lang, "Игра прервана.", "Game abandoned."))
+    if args.save:
+        state.record().save(args.save)
+    return 0
+
+
+def seat_name(seat: int, human: int, lang: Lang) -> str:
+    """ "You" for the human's seat, "Bot N" for the others; "Seat N" when nobody is human (human < 0)."""
+    if human < 0:
+        return say(lang, f"Место {seat}", f"Seat {seat}")
+    if seat == human:
+        return say(lang, "Вы", "You")
+    return say(lang, f"Бот {seat}", f"Bot {seat}")
+
+
+def play_match(
+    state: BankState,
+    *,
+    seat: int,
+    lang: Lang,
+    colour: bool = False,
+    bot_seed: int = 0,
+    read: Read = input,
+    write: Write = print,
+) -> None:
+    """Play until the state is over: ``seat`` is asked for moves, the other seats are random bots."""
+    bots = {p: RandomBot(bot_seed * 10 + p) for p in range(state.n) if p != seat}
+    write(bold(say(lang, "Банк", "Bank"), colour) + f" · {state.n} " + say(lang, "игрока", "players"))
+    reported = 0
+    deal_shown = 0
+    while not state.is_over() or reported < len(state.results):
+        while reported < len(state.results):
+            write(deal_report(state.results[reported], seat, lang, colour))
+            reported += 1
+        if state.is_over():
+            break
+        player = state.current_player
+        assert player is not None
+        view = observe(state, player)
+        if view.deal != deal_shown:
+            deal_shown = view.deal
+            write(deal_header(observe(state, seat), seat, lang))
+        if player == seat:
+            write(table_view(view, seat, lang, colour))
+            action = ask(
+                say(lang, "Ваш ход: ", "Your move: "),
+                lambda text: _legal_move(state, text, lang),
+                read=read,
+                write=write,
+            )
+            state.apply(action)
+        else:
+            action = bots[player].choose(view, view.legal_actions)
+            state.apply(action)
+            write(f"  {seat_name(player, seat, lang)}: {move_text(state.action_text(action), lang, colour)}")
+    if state.winner is not None:
+        write(bold(say(lang, "Победитель: ", "Winner: ") + seat_name(state.winner, seat, lang), colour))
+
+
+def _legal_move(state: BankState, text: str, lang: Lang) -> int:
+    """Parse a typed move and check it against the position; the error says why it is refused."""
+    if text.strip() in ("?", "help", "помощь"):
+        moves = ", ".join(state.action_text(a) for a in state.legal_actions())
+        raise KolodaError(say(lang, f"Возможные ходы: {moves}", f"Legal moves: {moves}"))
+    action = state.parse_action(text)
+    if action not in state.legal_actions():
+        probe = state.copy()
+        try:
+            probe.apply(action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(str(exc)) from None
+    return action
+
+
+def move_text(text: str, lang: Lang, colour: bool) -> str:
+    """An action's canonical text with Unicode suits (and Russian ranks and words in Russian)."""
+    if text == "draw":
+        return say(lang, "берёт карту", "draws a card")
+    if text == "pass":
+        return say(lang, "пас", "passes")
+    return "+".join(card_text(Card.parse(token), lang, colour) for token in text.split("+"))
+
+
+def deal_header(view: BankObservation, seat: int, lang: Lang) -> str:
+    trumps = {
+        "own": say(lang, "у каждого свой козырь", "each player his own trump"),
+        "none": say(lang, "без козырей", "no trumps"),
+        "one": say(lang, "один козырь", "one trump"),
+        "two": say(lang, "два козыря", "two trumps"),
+        "senior-junior": say(lang, "старший и младший козыри", "senior and junior trumps"),
+    }[view.trumps]
+    suits = " ".join(card_text(Card.parse("6" + s), lang)[-1] for s in view.trump_suits)
+    if view.trumps == "own" and view.trump_suits:
+        mine = card_text(Card.parse("6" + view.trump_suits[seat]), lang)[-1]
+        suits = say(lang, f"ваш {mine}", f"yours {mine}") + " (" + suits + ")"
+    dealer = seat_name(view.dealer, seat, lang)
+    line = say(lang, f"Сдача {view.deal}, сдаёт {dealer}", f"Deal {view.deal}, dealt by {dealer}")
+    return f"\n— {line} · {trumps} {suits}".rstrip()
+
+
+def table_view(view: BankObservation, seat: int, lang: Lang, colour: bool) -> str:
+    """What the human sees before his move: the bank, the card to cover, the others, his hand, his moves."""
+    lines = []
+    bank = " ".join(card_text(Card.parse(c), lang, colour) for c in view.bank)
+    owner = view.bank_top_owner
+    owner_text = f" ({seat_name(owner, seat, lang)})" if owner is not None else ""
+    lines.append(say(lang, "Банк: ", "Bank: ") + (bank or "—") + dim(owner_text, colour))
+    if view.to_cover is None:
+        lines.append(say(lang, "Ход с любой карты", "Lead any card"))
+    else:
+        cover = card_text(Card.parse(view.to_cover), lang, colour)
+        lines.append(say(lang, "Покрыть: ", "To cover: ") + bold(cover, colour))
+    others = ", ".join(f"{seat_name(p, seat, lang)} {n}" for p, n in enumerate(view.hand_counts) if p != seat)
+    lines.append(
+        say(
+            lang,
+            f"Колода: {view.stock_size} · у соперников: {others}",
+            f"Stock: {view.stock_size} · others hold: {others}",
+        )
+    )
+    totals = ", ".join(f"{seat_name(p, seat, lang)} {t}" for p, t in enumerate(view.totals))
+    lines.append(dim(say(lang, "Счёт: ", "Score: ") + totals, colour))
+    hand = " ".join(card_text(Card.parse(c), lang, colour) for c in view.hand)
+    lines.append(bold(say(lang, "Ваши карты: ", "Your hand: "), colour) + hand)
+    moves = " · ".join(move_text(action_text(a), lang, colour) for a in view.legal_actions)
+    lines.append(say(lang, "Ходы: ", "Moves: ") + moves)
+    return "\n".join(lines)
+
+
+def deal_report(result: DealResult, seat: int, lang: Lang, colour: bool) -> str:
+    """The score sheet of one deal: captured points, bonuses, penalties, the deal's score and totals."""
+    title = say(lang, f"Итог сдачи {result.number}", f"Deal {result.number} result")
+    if result.stuck:
+        title += say(lang, " (все застряли)", " (everyone stuck)")
+    lines = ["", bold(title, colour)]
+    for p in result.active:
+        parts = [say(lang, f"взятки {result.captured[p]}", f"captured {result.captured[p]}")]
+        parts += [f"{what} +{points}" for _rule, what, points in result.bonuses[p]]
+        if result.penalties[p]:
+            parts.append(say(lang, f"штраф −{result.penalties[p]}", f"penalty −{result.penalties[p]}"))
+        place = result.places[p]
+        place_text = say(lang, f"{place}-е место, ", f"place {place}, ") if place else ""
+        lines.append(
+            f"  {seat_name(p, seat, lang)}: {place_text}{', '.join(parts)} = {result.scores[p]:+d}"
+            f" → {result.totals[p]}"
+        )
+    return "\n".join(lines)
+
+
+# -- simulate ------------------------------------------------------------------------------------------
+
+
+def simulate(
+    options: BankOptions, players: int, deals: int, seed: int, progress: bool = False
+) -> dict[str, Any]:
+    """Random bots play ``deals`` single deals (deal ``i`` shuffled from ``seed + i``)."""
+    if deals < 1:
+        raise KolodaError(f"--deals must be at least 1, not {deals}")
+    options.check_players(players)
+    sums = [0] * players
+    actions = stuck = 0
+    start = time.perf_counter()
+    bots = [RandomBot(seed * 10 + p) for p in range(players)]
+    items = range(deals)
+    for i in track(items, deals, "deals") if progress else items:
+        state = new_game(options, players=players, seed=seed + i, scope="deal")
+        while not state.is_over():
+            player = state.current_player
+            assert player is not None
+            state.apply(bots[player].choose(None, state.legal_actions()))  # a random bot needs no view
+            actions += 1
+        for p, points in enumerate(state.returns()):
+            sums[p] += points
+        stuck += state.results[-1].stuck
+    seconds = time.perf_counter() - start
+    return {
+        "game": "bank",
+        "players": players,
+        "seed": seed,
+        "options": options.to_dict(),
+        "deals": deals,
+        "actions": actions,
+        "actions_per_deal": actions / deals,
+        "mean_points": [s / deals for s in sums],
+        "stuck_share": stuck / deals,
+        "seconds": seconds,
+    }
+
+
+def _simulate_command(args: argparse.Namespace) -> int:
+    figures = simulate(options_from_args(args), args.players, args.deals, args.seed, progress=not args.json)
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    means = ", ".join(f"{m:.1f}" for m in figures["mean_points"])
+    print(f"deals played: {figures['deals']}")
+    print(f"actions taken: {figures['actions']} ({figures['actions_per_deal']:.1f} a deal)")
+    print(f"mean points per seat: {means}")
+    print(f"deals ending stuck: {figures['stuck_share']:.1%}")
+    return 0
+
+
+# -- replay --------------------------------------------------------------------------------------------
+
+
+def _replay_command(args: argparse.Namespace) -> int:
+    record = GameRecord.load(args.file, game="bank")
+    state = replay(record)
+    lang: Lang = args.lang
+    print(replay_summary(state, lang))
+    return 0
+
+
+def replay_summary(state: BankState, lang: Lang) -> str:
+    lines = [
+        say(
+            lang,
+            f"Банк, {state.n} игрока, ходов: {len(state.actions)}",
+            f"Bank, {state.n} players, {len(state.actions)} actions",
+        ),
+    ]
+    lines += [deal_report(result, -1, lang, False) for result in state.results]
+    if state.is_over():
+        if state.winner is not None:
+            winner = seat_name(state.winner, -1, lang)
+            lines.append(say(lang, f"Победитель: {winner}", f"Winner: {winner}"))
+        else:
+            scores = ", ".join(str(s) for s in state.returns())
+            lines.append(say(lang, f"Сдача окончена: {scores}", f"Deal over: {scores}"))
+    else:
+        lines.append(
+            say(
+                lang,
+                f"Игра не окончена, ходит место {state.current_player}",
+                f"Not over: seat {state.current_player} to move",
+            )
+        )
+    return "\n".join(lines)
