@@ -509,6 +509,7 @@ class BankiState:
             if steps:
                 self.rank[seat] = min(top, self.rank[seat] + steps)
                 self._news("news_promoted", **self._who(seat))
+        self.steps = [0] * len(self.names)
         winners = [seat for seat in range(len(self.names)) if self.rank[seat] == top]
         if winners:  # M19: reaching the last line ends the game
             self._finish(winners)

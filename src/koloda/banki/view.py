@@ -41,9 +41,8 @@ def describe(state: BankiState, lang: Lang = "en") -> str:
     lines = [head]
     if state.driver is not None:
         can = ("standing" if en else "стоит") if state.can_up else ("down" if en else "сбита")
-        lines.append(
-            f"{'driver' if en else 'водит'}: {state.names[state.driver]}; {'can' if en else 'банка'}: {can}"
-        )
+        driver = f"{state.names[state.driver]} ({rank_name(state.rank_id(state.driver), lang)})"
+        lines.append(f"{'driver' if en else 'водит'}: {driver}; {'can' if en else 'банка'}: {can}")
     seats = state.order if state.order else range(len(state.names))
     for place, seat in enumerate(seats, start=1):
         rank = rank_name(state.rank_id(seat), lang)
@@ -60,11 +59,6 @@ def describe(state: BankiState, lang: Lang = "en") -> str:
         if state.kicks[seat] and state.phase.value == "kick":
             parts.append(" / ".join(_metres(cm / 100) for cm in state.kicks[seat]))
         lines.append(" — ".join(parts))
-    if state.driver is not None and state.order:
-        seat = state.driver
-        lines.append(
-            f"{'driver' if en else 'водит'}: {state.names[seat]} — {rank_name(state.rank_id(seat), lang)}"
-        )
     for seat, text in state.orders:
         lines.append(say("news_order_given", lang, name=state.names[seat], text=text))
     return "\n".join(lines)
