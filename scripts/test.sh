@@ -1,0 +1,11 @@
+#!/bin/sh
+# Install everything the tests need into .venv, then run lint, the strict type check and every test.
+# This is the README's test command; .ci/run calls it too.
+set -eu
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/pip install -q -r requirements-dev.txt -e .
+.venv/bin/ruff check src tests bench
+.venv/bin/ruff format --check src tests bench
+.venv/bin/mypy
+.venv/bin/pytest -n 2
