@@ -126,18 +126,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_in_pile": ("{name}'s stick is not in the pile", "палки игрока {name} нет в куче"),
     "no_orders": ("the winner gives no orders in this variant", "в этом варианте победитель не приказывает"),
     "order_winner": ("{name} won: the winner gives the orders", "{name} — победитель: приказывает он сам"),
-    "counted_done": ("the first driver is chosen already", "водящий уже выбран"),
     "foul_fetcher": ("{name} ({rank}) may fetch others' sticks", "{name} ({rank}) может брать чужие палки"),
     "hand_knock": (
         "only a stick knocks the can: a can knocked by hand or foot does not count (rule M11)",
         "сбивать банку можно только палкой: рукой или ногой не считается (правило M11)",
     ),
     "nothing_to_undo": ("nothing to undo", "отменять нечего"),
-    "bad_players": (
-        "this variant is for {low} to {high} players (with the driver), not {count}",
-        "в этом варианте играют от {low} до {high} человек (с водящим), а не {count}",
-    ),
-    "duplicate_name": ("two players are called {name!r}", "два игрока с именем «{name}»"),
     # -- news: what an event did ----------------------------------------------------------------------
     "news_driver_first": ("{name} drives first", "первым водит {name}"),
     "news_order": ("throwing order: {order}", "очередь бросков: {order}"),
