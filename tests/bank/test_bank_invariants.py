@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 import typing
@@ -10,7 +11,7 @@ from typing import Any, get_args
 
 import pytest
 
-from koloda.bank import BankOptions, BankState, new_game, observe, replay
+from koloda.bank import DRAW, PASS, BankOptions, BankState, new_game, observe, replay, run_id
 from koloda.bank import tables as T
 from koloda.errors import OptionsError
 from koloda.game import GameRecord
@@ -163,3 +164,61 @@ def test_observation_of_seat_is_blind_to_other_hands() -> None:
     view_a, view_b = observe(a, 0).to_json(), observe(b, 0).to_json()
     assert view_a == view_b
     assert observe(a, 1).hand != observe(b, 1).hand
+
+
+def reference_legal(state: BankState) -> list[int]:
+    """Legal actions by brute force from the rules (4.2-4.9), without the engine's tables or bit tricks."""
+    opts, p = state.opts, state.cur
+    if state.phase == 4:  # choosing trumps in turn (rule 3.2)
+        return [T.CHOOSE0 + s for s in range(4) if s not in state._chosen]
+    hand = T.cards_of(state.hands[p])
+    classes = [0, 0, 0, 0]
+    if opts.trumps == "own":
+        classes[state.trump_suits[p]] = 1
+    elif opts.trumps == "senior-junior":
+        classes[state.trump_suits[0]], classes[state.trump_suits[1]] = 2, 1
+    else:
+        for s in state.trump_suits:
+            classes[s] = 1
+    t = state.target
+    free_two = opts.two_trumps_cover == "free"
+
+    def covers(card: int) -> bool:
+        if t < 0:
+            return True
+        opening = state.opening and opts.opening == "free" and card // 9 == t // 9
+        return opening or T.covers(card, t, (classes[0], classes[1], classes[2], classes[3]), free_two)
+
+    acts = [card for card in hand if covers(card) or card % 9 == T.EIGHT]
+    for face in range(9):
+        if all(s * 9 + face in hand for s in range(4)):
+            acts += [T.FOUR0 + s * 9 + face for s in range(4)]
+    for combo in itertools.combinations(hand, 4):
+        cards = sorted(combo, key=lambda card: T.FACE_ORD[card % 9])
+        ords = [T.FACE_ORD[card % 9] for card in cards]
+        if ords != list(range(ords[0], ords[0] + 4)):
+            continue
+        suits = (cards[0] // 9, cards[1] // 9, cards[2] // 9, cards[3] // 9)
+        if opts.runs == "one-suit" and len(set(suits)) > 1:
+            continue
+        for high in (False, True):
+            if covers(cards[3] if high else cards[0]):
+                acts.append(run_id(ords[0], suits, high))
+    if not acts:
+        return [DRAW] if state.phase == 0 and state.stock else [PASS]
+    if state.phase == 2:
+        acts.append(PASS)
+    return sorted(acts)
+
+
+def test_legal_actions_agree_with_a_brute_force_reference() -> None:
+    rng = random.Random(77)
+    positions = 0
+    for k in range(300):
+        opts = OPTIONS[k % len(OPTIONS)]
+        state = new_game(opts, players=2 + k % 3, seed=k, scope="deal")
+        while not state.is_over():
+            assert state.legal_actions() == reference_legal(state)
+            state.apply(rng.choice(state.legal_actions()))
+            positions += 1
+    assert positions > 10_000
