@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "bank": "koloda.bank.cli",
     "thousand": "koloda.thousand.cli",
     "banki": "koloda.banki.cli",
+    "serve": "koloda.web.cli",
 }
 
 

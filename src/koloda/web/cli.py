@@ -1,0 +1,45 @@
+"""``koloda serve``: start the web app (lobby, tables, score sheet) on this machine."""
+
+from __future__ import annotations
+
+import argparse
+
+from koloda.errors import KolodaError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``koloda serve``."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="play Bank and Thousand in the browser; keep a Thousand score sheet",
+        description="Start the web app. The games are stored in a SQLite file in the user's data directory"
+        " (KOLODA_DATA_DIR overrides it) unless --db names another database.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--db", default=None, help="SQLAlchemy database URL (default: SQLite in the data dir)"
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds a bot waits before it moves (default 0.6)"
+    )
+    parser.set_defaults(func=serve)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Open the store, print the address and run the server until interrupted."""
+    import uvicorn
+
+    from koloda.web.app import create_app
+    from koloda.web.store import SqlStore, default_url
+
+    if not 0 <= args.port <= 65535:
+        raise KolodaError(f"bad port {args.port}: expected 0-65535")
+    if args.bot_delay < 0:
+        raise KolodaError(f"bad --bot-delay {args.bot_delay}: expected 0 or more seconds")
+    url = args.db or default_url()
+    app = create_app(SqlStore(url), bot_delay=args.bot_delay)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"koloda: serving on http://{host}:{args.port}/ (database {url}); Ctrl+C stops", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets")
+    return 0
