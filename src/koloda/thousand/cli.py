@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from koloda.term import LANGS, Lang
+from koloda.thousand.game_cli import register_game_commands
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import load_score_file
 from koloda.thousand.table import json_result, markdown_table, winner_line
@@ -30,6 +31,7 @@ def register(subparsers: Any) -> None:
     sheet.add_argument("--resume", action="store_true", help="continue the last unfinished game")
     sheet.add_argument("--db", type=Path, help="the SQLite file (default: the user's data directory)")
     sheet.set_defaults(func=_sheet)
+    register_game_commands(commands)  # the game (issue 4): play, simulate, replay
 
 
 def _add_options_arguments(parser: argparse.ArgumentParser) -> None:
