@@ -1,0 +1,354 @@
+"""Worlds a Bank seat cannot tell apart: what a seat knows, and a sampler of full deals consistent with it.
+
+Search bots (IS-MCTS, determinised rollouts) need full states that agree with everything one seat has
+seen. The input is **what the seat knows** about the current deal, :class:`BankKnowledge`:
+
+* the public facts of the deal: dealer, active seats, trump suits, match totals at its start, the open
+  card, the size of the stock;
+* every action of the deal with the seat that played it (the public history; ``observe`` shows it);
+* who took each card from the stock and during which action (public: the stock size and the hand sizes
+  say so), and, for the seat's own draws, which card it got;
+* the seat's own dealt hand.
+
+A bot that drives the engine itself gets it with :func:`knowledge_of` (which reads only those facts);
+a bot fed observations keeps a :class:`DealTracker` or builds the tuple itself from what it remembered.
+
+:func:`sample_deal` draws the hidden cards (the other hands and the stock order) so that replaying the
+deal's public history on them is legal at every step and gives the seat exactly what it saw: every card
+another seat laid was in that seat's hand when laid, a seat that drew or passed could not move with the
+hand it held then (rule 4.9), the first mover is the one rule 4.1 names, and the seat's own cards and
+draws are unchanged. :func:`sample_world` returns that deal as a :class:`BankState` with the history
+replayed. The draw is not the exact posterior (later constraints bias it slightly) but every world it
+returns is possible.
+
+>>> import random
+>>> from koloda.bank.state import new_game
+>>> state = new_game(players=3, seed=5, scope="deal")
+>>> for _ in range(12):
+...     state.apply(state.legal_actions()[0])
+>>> known = knowledge_of(state, 1)
+>>> world = sample_world(known, random.Random(0))
+>>> knowledge_of(world, 1) == known, world.hands[1] == state.hands[1]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from koloda.bank import tables as T
+from koloda.bank.options import BankOptions
+from koloda.bank.state import BankState, from_deal, new_game
+from koloda.cards import DECK_36, Suit
+from koloda.errors import IllegalActionError, KolodaError
+
+#: Repairs tried on one candidate deal before drawing a fresh one, and fresh candidates before giving up.
+_REPAIRS = 400
+_CANDIDATES = 200
+
+
+@dataclass(frozen=True)
+class BankKnowledge:
+    """Everything one seat knows about the current deal (see the module docstring)."""
+
+    options: BankOptions
+    players: int
+    seat: int
+    dealer: int
+    active: tuple[int, ...]
+    trump_suits: tuple[int, ...]
+    totals: tuple[int, ...]  # match totals at the start of the deal
+    open_card: int
+    stock_size: int  # at the start of the deal
+    dealt: tuple[int, ...]  # the seat's own dealt cards, ascending
+    actions: tuple[tuple[int, int], ...]  # (seat, action id) of the deal, in order
+    # one per card taken from the stock, in order: (index of the action during which it was taken,
+    # the seat that took it, the card if the seat is ``seat`` itself, else -1)
+    pops: tuple[tuple[int, int, int], ...]
+
+
+class DealTracker:
+    """Follows a Bank state through one deal and records what each seat has seen.
+
+    Start it on a state at the start of a deal (or at any time in the choose-trump phase); pass every
+    action through :meth:`apply`. When a match moves to its next deal the tracker starts over.
+    """
+
+    def __init__(self, state: BankState) -> None:
+        self.state = state
+        self._start()
+
+    def _start(self) -> None:
+        s = self.state
+        self.deal_no = s.deal_no
+        self.dealt = list(s.hands)
+        self.open_card = s.bank[0] if s.bank else -1
+        self.stock_size = len(s.stock)
+        self.dealer, self.active = s.dealer, s.active
+        self.trump_suits, self.totals = s.trump_suits, tuple(s.totals)
+        self.actions: list[tuple[int, int]] = []
+        self.pops: list[tuple[int, int, int]] = []
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` on the tracked state, noting who took which card from the stock."""
+        s = self.state
+        seat, deal, before = s.cur, s.deal_no, len(s.stock)
+        top = s.stock[-2:][::-1]  # at most two cards leave the stock in one action: a draw, or a 7's (4.8)
+        s.apply(action)
+        if s.deal_no != deal:
+            self._start()  # the next deal of a match, or the first one after trumps were chosen (rule 3.2)
+            return
+        t = len(self.actions)
+        self.actions.append((seat, action))
+        for card in top[: before - len(s.stock)]:
+            holder = next(p for p in range(s.n) if s.hands[p] >> card & 1)
+            self.pops.append((t, holder, card))
+
+    def knowledge(self, seat: int) -> BankKnowledge:
+        """What ``seat`` knows of the deal so far."""
+        s = self.state
+        return BankKnowledge(
+            options=s.opts,
+            players=s.n,
+            seat=seat,
+            dealer=self.dealer,
+            active=self.active,
+            trump_suits=self.trump_suits,
+            totals=self.totals,
+            open_card=self.open_card,
+            stock_size=self.stock_size,
+            dealt=tuple(T.cards_of(self.dealt[seat])),
+            actions=tuple(self.actions),
+            pops=tuple((t, q, c if q == seat else -1) for t, q, c in self.pops),
+        )
+
+
+def knowledge_of(state: BankState, seat: int) -> BankKnowledge:
+    """What ``seat`` knows of the current deal of ``state``, read by replaying the deal from its start.
+
+    Only facts the seat has seen go in (its own cards and draws, public actions and stock counts).
+    """
+    if type(seat) is not int or not 0 <= seat < state.n:
+        raise KolodaError(f"bad seat {seat!r}: expected 0-{state.n - 1}")
+    start = state._deal_starts[-1] if state._deal_starts else len(state.hist)
+    base = _rebuild(state, start)
+    tracker = DealTracker(base)
+    for h in state.hist[start:]:
+        tracker.apply(h >> 2)
+    return tracker.knowledge(seat)
+
+
+def _rebuild(state: BankState, upto: int) -> BankState:
+    """The state after the first ``upto`` actions of ``state``'s history."""
+    if state.deal is not None:
+        opts = state.opts
+        if opts.trump_choice == "in-turn":
+            opts = opts.replace(trump_choice="random")  # the deal names the suits chosen (rule 3.2)
+        base = from_deal(state.deal, opts, scope=state.scope)
+    else:
+        base = new_game(state.opts, players=state.n, seed=state.seed, scope=state.scope)
+    for h in state.hist[:upto]:
+        base.apply(h >> 2)
+    return base
+
+
+# -- sampling ---------------------------------------------------------------------------------------------
+
+
+class _Slots:
+    """Where every card of a deal sits: hand slots (4 per active seat) and stock positions (pop order).
+
+    ``owner[s]`` is the seat whose hand the slot is in (-1: still in the stock at the end of the history)
+    and ``since[s]`` the index of the action during which it came to that hand (-1: dealt).
+    """
+
+    def __init__(self, known: BankKnowledge) -> None:
+        self.known = known
+        me = known.seat
+        self.owner: list[int] = []
+        self.since: list[int] = []
+        self.fixed: list[int] = []  # the card of a slot the seat itself knows, else -1
+        self.hand_slots: dict[int, list[int]] = {}
+        dealt = list(known.dealt)
+        for p in known.active:
+            slots = []
+            for k in range(4):
+                slots.append(len(self.owner))
+                self.owner.append(p)
+                self.since.append(-1)
+                self.fixed.append(dealt[k] if p == me else -1)
+            self.hand_slots[p] = slots
+        self.stock0 = len(self.owner)
+        for k in range(known.stock_size):
+            if k < len(known.pops):
+                t, q, c = known.pops[k]
+                self.owner.append(q)
+                self.since.append(t)
+                self.fixed.append(c if q == me else -1)
+            else:
+                self.owner.append(-1)
+                self.since.append(10**9)
+                self.fixed.append(-1)
+        used = {c for c in self.fixed if c >= 0} | {known.open_card}
+        self.hidden = [c for c in range(36) if c not in used]
+        # cards other seats laid: they were in that seat's hand when laid (rules 4.3-4.7)
+        self.revealed: dict[int, tuple[int, int]] = {}
+        for t, (q, a) in enumerate(known.actions):
+            if q != me and a < T.DRAW:
+                for c in _cards_of_action(a):
+                    self.revealed[c] = (q, t)
+
+
+def _cards_of_action(a: int) -> tuple[int, ...]:
+    if a < T.FOUR0:
+        return (a,)
+    if a < T.RUN0:
+        return tuple(T.cards_of(T.RANK_MASK[(a - T.FOUR0) % 9]))
+    return T.RUN_CARDS[a - T.RUN0]
+
+
+def _candidate(slots: _Slots, rng: random.Random) -> list[int] | None:
+    """A first guess: every revealed card in a slot of its player that it could have come from."""
+    card = list(slots.fixed)
+    free = [s for s, c in enumerate(card) if c < 0]
+    taken = set()
+    for c, (q, t) in sorted(slots.revealed.items(), key=lambda item: item[1][1]):
+        options = [s for s in free if s not in taken and slots.owner[s] == q and slots.since[s] < t]
+        if not options:
+            return None  # the knowledge itself is inconsistent
+        s = options[rng.randrange(len(options))]
+        taken.add(s)
+        card[s] = c
+    rest = [c for c in slots.hidden if c not in slots.revealed]
+    rng.shuffle(rest)
+    for s in free:
+        if s not in taken:
+            card[s] = rest.pop()
+    return card
+
+
+def _build(slots: _Slots, card: list[int]) -> BankState:
+    """The deal a slot assignment describes, at its start (built directly: this runs in a hot loop)."""
+    known = slots.known
+    state = object.__new__(BankState)
+    opts = known.options
+    state._setup(opts, known.players, "deal", 0)
+    state.totals = list(known.totals)
+    state._set_trumps(known.trump_suits)
+    hands = [
+        [card[s] for s in slots.hand_slots[p]] if p in slots.hand_slots else [] for p in range(known.players)
+    ]
+    stock = [card[s] for s in range(slots.stock0, len(card))][::-1]  # the engine pops from the end
+    state._start_deal(known.dealer, known.active, (hands, known.open_card, stock))
+    return state
+
+
+def _replay(state: BankState, actions: tuple[tuple[int, int], ...]) -> int:
+    """Replay the public history; the index of the first action that fails, or -1 when all replay."""
+    for t, (q, a) in enumerate(actions):
+        if state.cur != q:
+            return t
+        try:
+            state.apply(a)
+        except IllegalActionError:
+            return t
+    return -1
+
+
+def _repair(slots: _Slots, card: list[int], state: BankState, t: int, rng: random.Random) -> bool:
+    """Swap two cards so that the failure at action ``t`` may go away; False when nothing can be swapped.
+
+    Either rule 4.1 named another first mover (move a card dealt to another seat), or a seat that drew or
+    passed (rule 4.9) holds a card it could have played (move that card out of its hand at that time).
+    """
+    q = slots.known.actions[t][0]
+    n = len(card)
+    if state.cur != q:
+        lower = 0  # rule 4.1: someone holds a card of the open card's suit nearer to it than he should
+        dealt = [card[x] for x in range(slots.stock0) if slots.fixed[x] < 0]
+        suit = slots.known.open_card // 9
+        near = [c for c in dealt if c // 9 == suit]
+        offending = near if near and rng.random() < 0.5 else dealt
+    else:
+        lower = t
+        hand = state.hands[q]
+        offending = [
+            c for b in state.legal_actions() if b < T.DRAW for c in _cards_of_action(b) if hand >> c & 1
+        ]
+    if not offending:
+        return False  # (defensive) nothing to move: the next repair round draws again
+    c = offending[rng.randrange(len(offending))]
+    s = card.index(c)
+    if c in slots.revealed:
+        # a card its seat laid later stays with that seat: it can only have come to him later
+        owner, when = slots.revealed[c]
+        targets = [
+            x
+            for x in range(n)
+            if x != s
+            and slots.owner[x] == owner
+            and lower <= slots.since[x] < when
+            and slots.fixed[x] < 0
+            and (card[x] not in slots.revealed or slots.since[s] < slots.revealed[card[x]][1])
+        ]
+    else:
+        targets = [
+            x
+            for x in range(n)
+            if x != s
+            and slots.fixed[x] < 0
+            and card[x] not in slots.revealed
+            and not (lower and slots.owner[x] == q and slots.since[x] < t)
+        ]
+    if not targets:
+        return False
+    x = targets[rng.randrange(len(targets))]
+    card[s], card[x] = card[x], card[s]
+    return True
+
+
+def sample_deal(known: BankKnowledge, rng: random.Random) -> BankState:
+    """A state at the start of the deal, consistent with ``known`` (the history not yet replayed).
+
+    Raises :class:`KolodaError` if ``known`` describes no possible deal.
+    """
+    if set(known.active) != set(range(known.players)):
+        raise KolodaError("sampling a deal played by only the tied seats (rule 8.2) is not supported")
+    slots = _Slots(known)
+    for _ in range(_CANDIDATES):
+        card = _candidate(slots, rng)
+        if card is None:
+            break
+        for _ in range(_REPAIRS):
+            state = _build(slots, card)
+            t = _replay(state, known.actions)
+            if t < 0:
+                state = _build(slots, card)
+                state.deal = deal_layout(state)  # so that the world replays and reports its own deal
+                return state
+            _repair(slots, card, state, t, rng)
+    raise KolodaError(f"no Bank deal is consistent with what seat {known.seat} has seen")
+
+
+def sample_world(known: BankKnowledge, rng: random.Random) -> BankState:
+    """A full state consistent with ``known``: :func:`sample_deal` with the deal's history replayed.
+
+    The state's scope is "deal"; its later deals (if any) would come from an unknown seed.
+    """
+    state = sample_deal(known, rng)
+    for _, a in known.actions:
+        state.apply(a)
+    return state
+
+
+def deal_layout(state: BankState) -> dict[str, object]:
+    """The ``from_deal`` layout of a state at the start of its deal (hands, open card, stock top first)."""
+    return {
+        "hands": [[str(DECK_36[c]) for c in T.cards_of(h)] for h in state.hands],
+        "open": str(DECK_36[state.bank[0]]),
+        "stock": [str(DECK_36[c]) for c in reversed(state.stock)],
+        "dealer": state.dealer,
+        "trump_suits": [Suit(s).letter for s in state.trump_suits],
+        "totals": list(state.totals),
+    }
