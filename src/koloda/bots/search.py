@@ -1,0 +1,156 @@
+"""Search over sampled worlds (PIMC with UCB1 at the root), shared by Bank and Thousand.
+
+A search bot never sees the state: a game-specific *sampler* draws full states ("worlds") consistent with
+everything the observation shows, and each iteration plays one root action in one world to the end of the
+deal (or solves the world exactly when an endgame solver applies) and scores it from the bot's seat. Root
+actions are chosen by UCB1 over the totals of all worlds, so the budget goes to the moves that matter.
+
+>>> import random
+>>> ucb_pick([0.0, 10.0], [1, 1], 2, 1.0, random.Random(0))  # the better mean wins once both are tried
+1
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from koloda.bots.base import Bot
+
+
+class SimState(Protocol):
+    """What the search needs of a game state (every koloda state has it)."""
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def apply(self, action: int) -> None: ...
+
+    def is_over(self) -> bool: ...
+
+    def copy(self) -> Any: ...
+
+
+#: Draws a world (a state at the observed position, the bot's seat to act) or None when none was found.
+Sampler = Callable[[Any, random.Random], SimState | None]
+#: The value of a finished (or exactly solved) world for a seat.
+Utility = Callable[[Any, int], float]
+#: An exact value of a world for a seat, or None when the world is too big to solve.
+Solver = Callable[[Any, int], float | None]
+#: Chooses a move inside a rollout (full information: it runs only inside sampled worlds).
+RolloutPolicy = Callable[[Any, random.Random], int]
+
+
+def ucb_pick(totals: Sequence[float], counts: Sequence[int], n: int, c: float, rng: random.Random) -> int:
+    """UCB1: an untried action first (lowest index), else the best mean plus exploration bonus."""
+    for i, k in enumerate(counts):
+        if k == 0:
+            return i
+    log_n = math.log(n)
+    best, best_i = -math.inf, 0
+    for i, (t, k) in enumerate(zip(totals, counts, strict=True)):
+        score = t / k + c * math.sqrt(log_n / k)
+        if score > best:
+            best, best_i = score, i
+    return best_i
+
+
+def random_rollout(state: Any, rng: random.Random) -> int:
+    """A uniformly random legal move."""
+    legal = state.legal_actions()
+    return int(legal[rng.randrange(len(legal))])
+
+
+class SearchBot:
+    """PIMC over sampled worlds with UCB1 at the root; see the module docstring.
+
+    ``searchable(observation, legal)`` says whether a decision is searched; the others (and any decision
+    for which the sampler finds no world) go to ``fallback``. ``scale`` is the spread of the utility, so
+    the exploration constant means the same in both games.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        sampler: Sampler,
+        utility: Utility,
+        fallback: Bot,
+        searchable: Callable[[Any, Sequence[int]], bool],
+        scale: float,
+        iters: int = 300,
+        ms: int | None = None,
+        worlds: int = 40,
+        solver: Solver | None = None,
+        rollout: RolloutPolicy = random_rollout,
+    ) -> None:
+        self._rng = random.Random(seed)
+        self._sampler = sampler
+        self._utility = utility
+        self._fallback = fallback
+        self._searchable = searchable
+        self._scale = scale
+        self.iters = iters
+        self.ms = ms
+        self._worlds = worlds
+        self._solver = solver
+        self._rollout = rollout
+        #: Iterations of the last searched decision (for the speed benchmark).
+        self.last_iterations = 0
+
+    def choose(self, observation: Any, legal_actions: Sequence[int]) -> int:
+        """The action with the best mean value over the sampled worlds (the fallback's when not searched)."""
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        # the fallback sees every observation, so a bot with memory keeps it up to date
+        fallback_choice = self._fallback.choose(observation, legal_actions)
+        self.last_iterations = 0
+        if len(legal_actions) == 1 or not self._searchable(observation, legal_actions):
+            return fallback_choice
+        return self.search(observation, legal_actions, fallback_choice)
+
+    def search(self, observation: Any, legal_actions: Sequence[int], default: int) -> int:
+        """Run the budget; ``default`` is returned when no world consistent with the observation is found."""
+        rng = self._rng
+        seat: int = observation.seat
+        actions = list(legal_actions)
+        k = len(actions)
+        totals, counts = [0.0] * k, [0] * k
+        pool: list[Any] = []
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        exact: dict[tuple[int, int], float] = {}
+        c = 0.7 * self._scale
+        n = 0
+        while n < self.iters and (deadline is None or time.perf_counter() < deadline):
+            w = n % self._worlds
+            if w == len(pool):
+                world = self._sampler(observation, rng)
+                if world is None:
+                    if not pool:
+                        return default
+                    world = pool[rng.randrange(len(pool))]
+                pool.append(world)
+            i = ucb_pick(totals, counts, n + 1, c, rng)
+            key = (w, i)
+            value = exact.get(key)
+            if value is None:
+                sim = pool[w].copy()
+                sim.apply(actions[i])
+                value = self._solver(sim, seat) if self._solver is not None else None
+                if value is not None:
+                    exact[key] = value
+                else:
+                    while not sim.is_over():
+                        sim.apply(self._rollout(sim, rng))
+                    value = self._utility(sim, seat)
+            totals[i] += value
+            counts[i] += 1
+            n += 1
+        self.last_iterations = n
+        best = max(range(k), key=lambda j: (counts[j] > 0, totals[j] / max(counts[j], 1), -j))
+        return actions[best]
