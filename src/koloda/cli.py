@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "bank": "koloda.bank.cli",
     "thousand": "koloda.thousand.cli",
     "banki": "koloda.banki.cli",
+    "tournament": "koloda.tournament",
     "serve": "koloda.web.cli",
 }
 
