@@ -1,7 +1,7 @@
 """Thousand (Тысяча), the game: deal, bidding, talon, marriages and tricks (docs/rules/thousand.md, Part II).
 
 The engine follows the protocol of ``docs/api.md``. Actions are ints in one fixed space
-(:data:`NUM_ACTIONS` ids, the table in the rules document, rule G12); the text notation parses back:
+(:data:`NUM_ACTIONS` ids, the table in the rules document, rule G13); the text notation parses back:
 
 >>> state = from_deal({"dealer": 0, "hands": ["AH KH QH 10H JH 9H AS", "KS QS 10S JS 9S AC KC",
 ...     "QC 10C JC 9C AD KD QD"], "talon": "10D JD 9D"})
@@ -9,7 +9,7 @@ The engine follows the protocol of ``docs/api.md``. Actions are ints in one fixe
 (2, 'pass')
 >>> state.apply(state.parse_action("пас")); state.apply(state.parse_action("pass"))
 >>> state.declarer, observe(state, 2).talon
-(1, (Card.parse('10D'), Card.parse('JD'), Card.parse('9D')))
+(1, (Card.parse('9D'), Card.parse('10D'), Card.parse('JD')))
 
 Cards are the ids 0-23 of :data:`koloda.cards.DECK_24` (``suit * 6 + rank - 9``), hands are bitmasks,
 and every table the hot path needs is computed once at import: random play runs at tens of thousands of
@@ -46,7 +46,7 @@ _ACES = sum(1 << (s * 6 + _ACE) for s in range(4))
 _NINES = sum(1 << (s * 6 + _NINE) for s in range(4))
 _ALL = (1 << 24) - 1
 
-# --- the action space (rule G12) ---------------------------------------------------------------------------
+# --- the action space (rule G13) ---------------------------------------------------------------------------
 
 PLAY = 0  # 0-23: play card id
 MARRY = 24  # 24-31: lead the queen (even) or the king (odd) of suit (id - 24) // 2, declaring the marriage
@@ -471,7 +471,7 @@ class ThousandState:
                 if o.ace_marriage and hand & _ACES == _ACES:  # rule G10
                     legal += (ACES, ACES + 1, ACES + 2, ACES + 3)
             return legal
-        # rule G10: follow suit, else trump, else any card
+        # rule G11: follow suit, else trump, else any card
         lead = trick[0] // 6
         same = hand >> (lead * 6) & 63
         if same:
@@ -480,7 +480,7 @@ class ThousandState:
             trump = self._trump
             trumps = hand >> (trump * 6) & 63 if trump >= 0 else 0
             legal = _SUIT_CARDS[trump][trumps] if trumps else _LOW[hand & 4095] + _HIGH[hand >> 12]
-        if self._must_beat:  # rule G11
+        if self._must_beat:  # rule G12
             target = trick[0] if self.options.must_beat == "led" else self._winning(trick)
             beating = [c for c in legal if self._beats(c, target)]
             if beating:
@@ -494,7 +494,7 @@ class ThousandState:
         return suit == self._trump
 
     def _winning(self, trick: list[int]) -> int:
-        """Rule G11: the card winning the trick so far."""
+        """Rule G12: the card winning the trick so far."""
         best = trick[0]
         for card in trick[1:]:
             if self._beats(card, best):
@@ -602,7 +602,7 @@ class ThousandState:
             self._end_deal(bomb=False)
 
     def _end_deal(self, bomb: bool) -> None:
-        """Rule G13: the deal's result goes to the score book; then the next deal or the end."""
+        """Rule G14: the deal's result goes to the score book; then the next deal or the end."""
         n = self._players
         sitting = self._dealer if n == 4 else None
         points = list(self._taken)
@@ -704,10 +704,10 @@ class ThousandState:
         lead = trick[0] // 6
         if hand >> (lead * 6) & 63:
             if card // 6 != lead:
-                return f"{text} is refused: seat {seat} must follow suit {Suit(lead).symbol} (rule G10)"
+                return f"{text} is refused: seat {seat} must follow suit {Suit(lead).symbol} (rule G11)"
         elif self._trump >= 0 and hand >> (self._trump * 6) & 63 and card // 6 != self._trump:
-            return f"{text} is refused: seat {seat} has no {Suit(lead).symbol} and must trump (rule G10)"
-        return f"{text} is refused: seat {seat} must beat the trick when he can (rule G11, must_beat)"
+            return f"{text} is refused: seat {seat} has no {Suit(lead).symbol} and must trump (rule G11)"
+        return f"{text} is refused: seat {seat} must beat the trick when he can (rule G12, must_beat)"
 
     # -- notation, copies, records ---------------------------------------------------------------------------
 
@@ -877,7 +877,7 @@ def replay(record: GameRecord) -> ThousandState:
     return state
 
 
-# --- what a seat may see (rule G14) ------------------------------------------------------------------------
+# --- what a seat may see (rule G15) ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -900,7 +900,7 @@ class Marriage:
 
 @dataclass(frozen=True)
 class ThousandView:
-    """Everything one seat may see of a game, and nothing else (rule G14)."""
+    """Everything one seat may see of a game, and nothing else (rule G15)."""
 
     seat: int
     players: int

@@ -100,7 +100,7 @@ def _sorted_hand(cards: tuple[Card, ...]) -> tuple[Card, ...]:
 
 
 class Narrator:
-    """Tells one seat what happens, from that seat's view only (what it may see, rule G14)."""
+    """Tells one seat what happens, from that seat's view only (what it may see, rule G15)."""
 
     def __init__(self, seat: int, names: list[str], lang: Lang, write: Write) -> None:
         self.seat, self.names, self.lang, self.write = seat, names, lang, write

@@ -26,7 +26,7 @@ Rounding = Literal["home", "tournament", "russian"]
 Rule800 = Literal["home", "tournament", "off"]
 BarrelFailed = Literal["minus_bid", "fall", "both"]
 BidCap = Literal["marriage", "marriages_held", "none"]  # G6
-MustBeat = Literal["no", "led", "winning"]  # G11
+MustBeat = Literal["no", "led", "winning"]  # G12
 SittingScores = Literal["talon", "aces_marriage", "nothing"]  # G2
 
 
@@ -109,11 +109,11 @@ class ThousandOptions(Options):
     redeal_talon_two_nines: bool = False  # G4: a talon holding two nines or more is dealt again
     bid_cap: BidCap = "marriage"  # G6: 120 without a marriage in hand; marriages_held: 120 + held; none
     talon_hidden_at_100: bool = False  # G7: the talon is shown to the opponents only above the lowest bid
-    must_beat: MustBeat = "no"  # G11: no duty; led: beat the card led; winning: beat the winning card
+    must_beat: MustBeat = "no"  # G12: no duty; led: beat the card led; winning: beat the winning card
     marriage_needs_trick: bool = True  # G9: a marriage is declared only by a player who has taken a trick
     marriage_optional: bool = True  # G9: a held marriage may be led without declaring it
     ace_marriage: bool = False  # G10: the four aces, declared by leading one of them, score 200
-    show_past_tricks: bool = True  # G14: views show every finished trick, else only the last one
+    show_past_tricks: bool = True  # G15: views show every finished trick, else only the last one
     sitting_scores: SittingScores = "talon"  # G2: 4 players: the sitting dealer's points from the talon
 
     def _validate_game(self) -> None:
