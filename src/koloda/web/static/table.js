@@ -1,0 +1,275 @@
+// A table: the server is the authority; this page shows the view it sends and sends the clicked action
+// with the version it was chosen at. Reload or a dropped connection: reconnect and resync.
+"use strict";
+
+const TABLE_ID = window.location.pathname.split("/").pop();
+const TOKEN = new URLSearchParams(window.location.search).get("token");
+const CARD_RE = /^(10|[6-9JQKA])[SCDH]$/;
+let msg = null;          // the last sync or event
+let socket = null;
+let selected = null;     // Thousand gifts: the card picked before its recipient
+let endShown = false;
+let retry = 500;
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${TABLE_ID}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    setConn(true);
+    socket.send(JSON.stringify({ type: "hello", token: TOKEN || undefined, v: msg ? msg.v : undefined }));
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    setConn(false);
+    if (event.code === 4403 || event.code === 4404) return;  // a wrong link stays wrong
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  });
+}
+
+function setConn(up) {
+  const conn = document.getElementById("conn");
+  conn.textContent = `${t("connection")}: ${t(up ? "online" : "offline")}`;
+  document.body.dataset.connected = up ? "1" : "0";
+}
+
+function receive(data) {
+  if (data.type === "sync" || data.type === "event") {
+    msg = data;
+    if (data.type === "sync" || (data.view && data.view.current_player !== msg.seat)) selected = null;
+    render();
+  } else if (data.type === "error") {
+    document.getElementById("error").textContent = errorText(data);
+    document.body.dataset.lastError = data.code;
+  }
+}
+
+function send(action) {
+  document.getElementById("error").textContent = "";
+  socket.send(JSON.stringify({ type: "act", v: msg.v, action }));
+}
+
+function names() { return msg.table.seats.map((s) => s.name); }
+function who(seat) { return seat === null || seat === undefined ? "—" : names()[seat]; }
+
+function render() {
+  const view = msg.view;
+  const game = msg.table.game;
+  const mine = msg.seat !== null && view.current_player === msg.seat && view.actions.length > 0;
+  Object.assign(document.body.dataset, {
+    v: msg.v, game, phase: view.phase, myturn: mine ? "1" : "0", over: msg.table.over ? "1" : "0",
+    deal: game === "bank" ? view.deal : view.deal_number, results: game === "bank" ? view.results.length : msg.scores.ru.rows.length,
+  });
+  document.getElementById("title").textContent = `${t("table")} ${msg.table.id} · ${t(game + "Game")}`;
+  document.title = `koloda · ${t(game + "Game")} ${msg.table.id}`;
+  renderSeats(view, game);
+  const status = document.getElementById("status");
+  status.className = `status${mine ? " me" : ""}`;
+  status.textContent = msg.table.over ? t("matchOver")
+    : mine ? t("yourTurn") : `${t("turnOf")}: ${who(view.current_player)}`;
+  if (game === "bank") { renderBankZones(view); } else { renderThousandZones(view); }
+  renderHand(view, game, mine);
+  renderLog(view, game);
+  renderScores(game);
+  document.getElementById("hand-panel").classList.toggle("hidden", msg.seat === null);
+  if (msg.seat === null) status.textContent += ` · ${t("spectator")}`;
+  renderEnd(view, game);
+}
+
+function renderSeats(view, game) {
+  const counts = game === "bank" ? view.hand_counts : view.hand_sizes;
+  const totals = view.totals;
+  document.getElementById("seats").replaceChildren(...msg.table.seats.map((seat, i) => {
+    const facts = [`${t("cardsWord")}: ${counts[i]}`, `${t("score")}: ${totals[i]}`];
+    if (game === "bank") facts.push(`${t("captured")}: ${view.captured_points[i]}`);
+    else facts.push(`${t("trick")}: ${view.tricks_won[i]}`);
+    const tags = [];
+    if (i === view.dealer) tags.push(`· ${t("dealerWord")}`);
+    if (seat.bot) tags.push(`· ${t("bot")} ${t(seat.bot)}`);
+    if (i === msg.seat) tags.push(`(${t("you")})`);
+    return el("div", { class: `seat${view.current_player === i ? " turn" : ""}`, dataset: { seat: i } },
+      el("div", { class: "who" }, `${seat.name} ${tags.join(" ")}`), el("div", { class: "facts" }, facts.join(" · ")));
+  }));
+}
+
+function zone(title, ...content) {
+  return el("div", { class: "zone" }, el("h3", {}, title), ...content);
+}
+
+function renderBankZones(view) {
+  const pile = el("div", { class: "pile" }, view.bank.slice(-6).map((c, i, arr) => cardEl(c, i === arr.length - 1 ? "top" : "")));
+  const trumps = view.trump_suits.length ? view.trump_suits.map((s) => SUITS[s] || s).join(" ") : "—";
+  document.getElementById("zones").replaceChildren(
+    zone(`${t("bank")} (${view.bank.length})`, view.bank.length ? pile : el("span", {}, "—"),
+      el("div", {}, `${t("toCover")}: `, view.to_cover ? prettyAction(view.to_cover) : "—")),
+    zone(t("stock"), el("div", { class: "row" }, view.stock_size ? cardBack("small") : "", `${view.stock_size}`)),
+    zone(t("trumps"), el("div", {}, `${view.trumps}: ${trumps}`),
+      el("div", { class: "muted" }, `${t("deal")} ${view.deal}`)),
+  );
+}
+
+function renderThousandZones(view) {
+  const bids = view.bids.map(([seat, bid]) => `${who(seat)}: ${bid === "pass" ? t("pass") : bid}`).join(", ");
+  const talon = view.talon ? el("div", { class: "cards" }, view.talon.map((c) => cardEl(c, "small")))
+    : el("div", { class: "cards" }, [0, 1, 2].map(() => cardBack("small")));
+  const trick = view.trick ? view.trick.cards : [];
+  const trickEl = el("div", { class: "cards" }, trick.map(([seat, c]) =>
+    el("span", { class: "trick-card" }, cardEl(c, "small"), who(seat))));
+  const last = view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
+  const lastEl = last ? el("div", { class: "cards" }, last.cards.map(([seat, c]) =>
+    el("span", { class: "trick-card" }, cardEl(c, "small"), who(seat))), el("span", {}, `→ ${who(last.winner)}`)) : "—";
+  const contract = [];
+  if (view.declarer !== null) contract.push(`${t("declarer")}: ${who(view.declarer)} ${view.contract || view.high_bid}`);
+  if (view.bomb) contract.push(t("bomb"));
+  if (view.trump) contract.push(`${t("trump")}: ${SUITS[view.trump]}`);
+  const marriages = view.marriages.map((m) => `${who(m.seat)} ${m.suit ? SUITS[m.suit] : "A"} ${m.value}`).join(", ");
+  const zones = [
+    zone(t("bidding"), el("div", {}, bids || "—"), el("div", {}, contract.join(" · "))),
+    zone(t("talon"), talon),
+    zone(t("trick"), trick.length ? trickEl : el("span", {}, "—")),
+    zone(t("lastTrick"), lastEl),
+  ];
+  if (marriages) zones.push(zone(t("marriages"), el("div", {}, marriages)));
+  if (view.gifts.length) {
+    zones.push(zone(t("giftsGiven"), el("div", {}, view.gifts.map(([seat, c]) => `${prettyAction(c)} → ${who(seat)}`).join(", "))));
+  }
+  document.getElementById("zones").replaceChildren(...zones);
+}
+
+// Gift recipients: "1" the first opponent after the declarer, "2" the next (the sitting dealer skipped).
+function opponents(view) {
+  const seats = [];
+  for (let k = 1; k < view.players; k++) {
+    const seat = (view.declarer + k) % view.players;
+    if (!(view.players === 4 && seat === view.dealer)) seats.push(seat);
+  }
+  return seats;
+}
+
+function renderHand(view, game, mine) {
+  const byCard = {};
+  const others = [];
+  for (const [id, text] of view.actions) {
+    if (CARD_RE.test(text)) byCard[text] = id;
+    else others.push([id, text]);
+  }
+  const giving = game === "thousand" && view.phase === "giving" && mine;
+  const giftCards = new Set(giving ? others.map(([, text]) => text.split(">")[0]) : []);
+  document.getElementById("hand").replaceChildren(...view.hand.map((c) => {
+    const id = byCard[c];
+    const node = cardEl(c);
+    if (mine && id !== undefined) {
+      node.classList.add("legal");
+      node.dataset.action = id;
+      node.setAttribute("role", "button");
+      node.tabIndex = 0;
+      node.addEventListener("click", () => send(id));
+    } else if (giving && giftCards.has(c)) {
+      node.classList.add("legal");
+      node.dataset.gift = c;
+      if (selected === c) node.classList.add("selected");
+      node.addEventListener("click", () => { selected = c; render(); });
+    } else if (mine) {
+      node.classList.add("dim");
+    }
+    return node;
+  }));
+  const box = document.getElementById("actions");
+  box.replaceChildren();
+  if (!mine) {
+    if (msg.seat !== null && !msg.table.over) box.append(el("span", { class: "muted" }, t("noMoves")));
+    return;
+  }
+  if (game === "thousand") { thousandActions(view, others, box, giving); return; }
+  for (const [id, text] of others) {
+    box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, prettyAction(text)));
+  }
+}
+
+function thousandActions(view, others, box, giving) {
+  if (giving) {
+    if (!selected) { box.append(el("span", { class: "muted" }, t("pickGift"))); return; }
+    const opp = opponents(view);
+    for (const [id, text] of others) {
+      const [c, k] = text.split(">");
+      if (c !== selected) continue;
+      box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => { selected = null; send(id); } },
+        `${t("give")} ${prettyAction(c)} → ${who(opp[Number(k) - 1])}`));
+    }
+    return;
+  }
+  const numbers = others.filter(([, text]) => /^\d+$/.test(text));
+  if (numbers.length) {
+    const select = el("select", { id: "bid-value", "aria-label": t("bid") },
+      numbers.map(([id, text]) => el("option", { value: id }, text)));
+    box.append(select, el("button", { class: "act", type: "button", id: "bid-button", onclick: () => send(Number(select.value)) },
+      view.phase === "contract" ? t("contract") : t("bid")));
+  }
+  for (const [id, text] of others) {
+    if (/^\d+$/.test(text)) continue;
+    let label = prettyAction(text);
+    if (text.endsWith("+")) label = `${prettyAction(text.slice(0, -1))} + ${t("marriage")}`;
+    box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, label));
+  }
+}
+
+function renderLog(view, game) {
+  const items = [];
+  if (game === "bank") {
+    for (const [seat, text] of view.history) items.push(`${who(seat)}: ${prettyAction(text)}`);
+  } else {
+    for (const [seat, bid] of view.bids) items.push(`${who(seat)}: ${bid === "pass" ? t("pass") : bid}`);
+    view.tricks.forEach((trick) => {
+      items.push(`${t("trick")}: ${trick.cards.map(([seat, c]) => `${who(seat)} ${prettyAction(c)}`).join(", ")} → ${who(trick.winner)}`);
+    });
+    if (view.trick) items.push(`${t("trick")}: ${view.trick.cards.map(([seat, c]) => `${who(seat)} ${prettyAction(c)}`).join(", ")}`);
+  }
+  const log = document.getElementById("log");
+  log.replaceChildren(...items.map((text) => el("li", {}, text)));
+  log.scrollTop = log.scrollHeight;
+}
+
+function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
+
+function bankTable() {
+  const head = [t("deal"), ...names()];
+  const rows = msg.scores.results.map((r) => [String(r.number), ...names().map((_, seat) => {
+    const extra = r.bonuses[seat].map(([rule, what, points]) => `${what} ${signed(points)} (${rule})`);
+    if (r.penalties[seat]) extra.push(`${t("penalties")} ${signed(-Math.abs(r.penalties[seat]))}`);
+    return `${signed(r.scores[seat])} → ${r.totals[seat]}${extra.length ? ` [${extra.join("; ")}]` : ""}`;
+  })]);
+  return tableEl(head, rows);
+}
+
+function scoresEl(game) {
+  const box = el("div", {});
+  if (game === "bank") {
+    box.append(el("div", { class: "table-wrap" }, bankTable()));
+  } else {
+    const table = msg.scores[lang()];
+    box.append(el("div", { class: "table-wrap" }, tableEl(table.head, table.rows)));
+    if (table.status) box.append(el("p", { class: "muted" }, table.status));
+  }
+  const chart = el("div", {});
+  chart.innerHTML = chartSvg(msg.scores.chart);
+  box.append(chart);
+  return box;
+}
+
+function renderScores(game) {
+  document.getElementById("scores").replaceChildren(scoresEl(game));
+}
+
+function renderEnd(view, game) {
+  if (!msg.table.over) return;
+  const winner = game === "bank" ? view.winner : msg.scores.winner;
+  document.getElementById("end-body").replaceChildren(
+    el("p", { class: "status" }, `${t("winner")}: ${who(winner)}`), scoresEl(game));
+  if (!endShown) { document.getElementById("end").classList.remove("hidden"); endShown = true; }
+}
+
+document.getElementById("end-close").addEventListener("click", () => document.getElementById("end").classList.add("hidden"));
+langSwitch(() => { if (msg) render(); });
+setConn(false);
+connect();
