@@ -35,6 +35,7 @@ returns is possible.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from koloda.bank import tables as T
@@ -44,8 +45,8 @@ from koloda.cards import DECK_36, Suit
 from koloda.errors import IllegalActionError, KolodaError
 
 #: Repairs tried on one candidate deal before drawing a fresh one, and fresh candidates before giving up.
-_REPAIRS = 400
-_CANDIDATES = 200
+_REPAIRS = 300
+_CANDIDATES = 40
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,11 @@ class _Slots:
         for t, (q, a) in enumerate(known.actions):
             if q != me and a < T.DRAW:
                 for c in _cards_of_action(a):
+                    if c in used or c in self.revealed:
+                        raise KolodaError(
+                            f"no Bank deal is consistent with what seat {me} has seen: "
+                            f"seat {q} laid {DECK_36[c]}, which it cannot have held"
+                        )
                     self.revealed[c] = (q, t)
 
 
@@ -229,18 +235,34 @@ def _candidate(slots: _Slots, rng: random.Random) -> list[int] | None:
 
 
 def _build(slots: _Slots, card: list[int]) -> BankState:
-    """The deal a slot assignment describes, at its start (built directly: this runs in a hot loop)."""
+    """The deal a slot assignment describes, at its start."""
     known = slots.known
+    hands = [[card[s] for s in slots.hand_slots.get(p, ())] for p in range(known.players)]
+    stock = [card[s] for s in range(slots.stock0, len(card))]
+    return deal_state(
+        known.options, known.dealer, known.trump_suits, hands, known.open_card, stock, known.totals
+    )
+
+
+def deal_state(
+    options: BankOptions,
+    dealer: int,
+    trump_suits: Sequence[int],
+    hands: Sequence[Sequence[int]],
+    open_card: int,
+    stock: Sequence[int],
+    totals: Sequence[int] | None = None,
+) -> BankState:
+    """The state at the start of a deal given as card ids (stock top first), built without parsing text:
+    samplers and the OpenSpiel chance nodes build many. Its ``deal`` is left unset (see :func:`deal_layout`).
+    """
     state = object.__new__(BankState)
-    opts = known.options
-    state._setup(opts, known.players, "deal", 0)
-    state.totals = list(known.totals)
-    state._set_trumps(known.trump_suits)
-    hands = [
-        [card[s] for s in slots.hand_slots[p]] if p in slots.hand_slots else [] for p in range(known.players)
-    ]
-    stock = [card[s] for s in range(slots.stock0, len(card))][::-1]  # the engine pops from the end
-    state._start_deal(known.dealer, known.active, (hands, known.open_card, stock))
+    players = len(hands)
+    state._setup(options, players, "deal", 0)
+    if totals is not None:
+        state.totals = list(totals)
+    state._set_trumps(trump_suits)
+    state._start_deal(dealer, tuple(range(players)), ([list(h) for h in hands], open_card, list(stock)[::-1]))
     return state
 
 

@@ -1,0 +1,185 @@
+"""Bank for the research interfaces: options, the observation tensor and the text view (docs/rl.md).
+
+The observation of a seat is a float32 vector of :data:`OBS_SIZE`; seats are numbered relative to the
+observer (0 = itself, 1 = the next seat clockwise, ...; seats a smaller table lacks stay zero). The
+0/1 part is packed into one Python int with shifts and unpacked in one NumPy call, which keeps the
+encoder a few microseconds per step (docs/performance.md, "RL interfaces").
+
+>>> adapter = BankAdapter(players=2)
+>>> state = adapter.new_state(seed=3)
+>>> vector = adapter.encode(state, 0)
+>>> vector.shape, int(vector[HAND : HAND + 36].sum()), float(vector[STOCK_SIZE]) * 36
+((322,), 4, 27.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from koloda.bank import tables as T
+from koloda.bank.observe import observe
+from koloda.bank.options import BankOptions
+from koloda.bank.state import CHOOSE, NORMAL, OVER, BankState, new_game
+from koloda.rl.core import FloatArray, Rewards, bits, check_players, check_rewards
+
+#: Offsets of the blocks of the observation vector (docs/rl.md has the table).
+HAND = 0  # 36: the observer's hand
+BANK = 36  # 36: the cards in the bank (face up)
+TO_COVER = 72  # 36: the card the next move must cover (none on a free lead)
+CAPTURED = 108  # 4 x 36: the cards each seat has captured (public)
+OUT = 252  # 4: seats that went out
+ACTIVE = 256  # 4: seats dealt into this deal
+TOP_OWNER = 260  # 4: who laid the bank's top card
+TO_MOVE = 264  # 4: the seat to act
+TRUMP = 268  # 4 seats x 4 suits: the suit is trump for that seat
+SENIOR = 284  # 4 seats x 4 suits: the suit is the senior trump (set-up 5)
+PHASE = 300  # 5: move, after-draw, extra-move, over, choose-trump
+OPENING = 305  # 1: the open card is still to be covered (rule 4.2)
+SEVEN_ON_TOP = 306  # 1: a 7 lies on top (rule 4.8)
+FOUR_KINGS = 307  # 1: four kings lie on top (rule 5.4)
+FREE_LEAD = 308  # 1: the next move is a free lead (rule 5.3)
+N_BITS = 309
+HAND_COUNTS = 309  # 4: cards in each hand / 36
+STOCK_SIZE = 313  # 1: cards in the stock / 36
+CAPTURED_POINTS = 314  # 4: points captured this deal / 124
+TOTALS = 318  # 4: match totals / target, clipped to [-10, 10]
+OBS_SIZE = 322
+
+_LOW = np.zeros(OBS_SIZE, np.float32)
+_HIGH = np.ones(OBS_SIZE, np.float32)
+_LOW[TOTALS : TOTALS + 4] = -10.0
+_HIGH[TOTALS : TOTALS + 4] = 10.0
+
+
+def _trump_bits(state: BankState, seat: int) -> int:
+    """Rule 3: which suits are trumps (and senior trumps) for each seat, relative to ``seat``."""
+    n, opts = state.n, state.opts
+    suits = state.trump_suits
+    out = 0
+    for r in range(n):
+        q = (seat + r) % n
+        if opts.trumps == "own":
+            own = suits[q] if suits else state._chosen[q]
+            if own >= 0:
+                out |= 1 << (TRUMP + 4 * r + own)
+        elif opts.trumps == "senior-junior" and suits:
+            out |= 1 << (TRUMP + 4 * r + suits[0]) | 1 << (TRUMP + 4 * r + suits[1])
+            out |= 1 << (SENIOR + 4 * r + suits[0])
+        else:
+            for s in suits:
+                out |= 1 << (TRUMP + 4 * r + s)
+    return out
+
+
+class BankAdapter:
+    """Bank with fixed options for PettingZoo, Gymnasium and OpenSpiel.
+
+    ``players`` 2-4; ``preset`` one of :attr:`BankOptions.PRESETS`; ``scope`` "deal" (an episode is one
+    deal) or "match" (to 248, rule 8.1); ``rewards`` "deal" (each deal's points when it ends) or
+    "game" (match scope only: 1 to the winner, -1/(n-1) to the others); any other keyword is an option of
+    :class:`BankOptions` overriding the preset.
+    """
+
+    game = "bank"
+    num_actions = T.NUM_ACTIONS
+    obs_size = OBS_SIZE
+    obs_low = _LOW
+    obs_high = _HIGH
+
+    def __init__(
+        self,
+        players: int = 3,
+        preset: str = "default",
+        scope: Literal["deal", "match"] = "deal",
+        rewards: Rewards = "deal",
+        **options: Any,
+    ) -> None:
+        self.players = check_players(players, 2, 4, "Bank")
+        self.rewards = check_rewards(rewards, scope)
+        self.scope = scope
+        base = BankOptions.preset(preset).to_dict()
+        base.update(options)
+        self.options = BankOptions.from_mapping(base)
+        self.options.check_players(players)
+        self._trumps_cache: dict[tuple[Any, ...], int] = {}
+
+    def new_state(self, seed: int) -> BankState:
+        return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
+
+    def encode(self, state: BankState, seat: int) -> FloatArray:
+        n = state.n
+        rel = [(seat + r) % n for r in range(n)]
+        flags = state.hands[seat]
+        for c in state.bank:
+            flags |= 1 << (BANK + c)
+        over = state.phase == OVER
+        if state.target >= 0 and not over and state.phase != CHOOSE:
+            flags |= 1 << (TO_COVER + state.target)
+        captured = state.captured
+        for r, q in enumerate(rel):
+            flags |= captured[q] << (CAPTURED + 36 * r)
+            if state.out[q]:
+                flags |= 1 << (OUT + r)
+            if q in state.active:
+                flags |= 1 << (ACTIVE + r)
+            if state.top_owner == q and state.bank:
+                flags |= 1 << (TOP_OWNER + r)
+            if state.cur == q and not over:
+                flags |= 1 << (TO_MOVE + r)
+        key = (state.trump_suits, tuple(state._chosen), seat)
+        trumps = self._trumps_cache.get(key)
+        if trumps is None:
+            trumps = self._trumps_cache[key] = _trump_bits(state, seat)
+        flags |= trumps | 1 << (PHASE + state.phase)
+        bank = state.bank
+        if state.opening and not over:
+            flags |= 1 << OPENING
+        if bank and bank[-1] % 9 == T.SEVEN:
+            flags |= 1 << SEVEN_ON_TOP
+        if state.four_kings:
+            flags |= 1 << FOUR_KINGS
+        if state.target < 0 and state.phase == NORMAL:
+            flags |= 1 << FREE_LEAD
+        out = np.empty(OBS_SIZE, np.float32)
+        out[:N_BITS] = bits(flags, N_BITS)
+        scalars = [0.0] * 13
+        hands, pts, totals = state.hands, state.captured_pts, state.totals
+        target = state.opts.target
+        for r, q in enumerate(rel):
+            scalars[r] = hands[q].bit_count() / 36
+            scalars[5 + r] = pts[q] / 124
+            scalars[9 + r] = min(10.0, max(-10.0, totals[q] / target))
+        scalars[4] = len(state.stock) / 36
+        out[N_BITS:] = scalars
+        return out
+
+    def deals_done(self, state: BankState) -> int:
+        return len(state.results)
+
+    def deal_scores(self, state: BankState, index: int) -> tuple[int, ...]:
+        return state.results[index].scores
+
+    def winner(self, state: BankState) -> int | None:
+        return state.winner
+
+    def render(self, state: BankState, seat: int | None) -> str:
+        """The table as text: deal, trumps, bank, stock, hand sizes, scores; ``seat``'s hand if given."""
+        view = observe(state, 0 if seat is None else seat)
+        lines = [
+            f"Bank, deal {view.deal}, dealer {view.dealer}, phase {view.phase}, "
+            f"trumps {view.trumps} {' '.join(view.trump_suits) or '-'}",
+            f"bank: {' '.join(view.bank) or '(empty)'}"
+            + (f"  (to cover: {view.to_cover})" if view.to_cover else "  (free lead)"),
+            f"stock: {view.stock_size}  hands: {' '.join(map(str, view.hand_counts))}  "
+            f"captured: {' '.join(map(str, view.captured_points))}  "
+            f"totals: {' '.join(map(str, view.totals))}",
+        ]
+        if seat is not None:
+            lines.append(f"seat {seat} holds: {' '.join(view.hand)}")
+        if state.is_over():
+            lines.append("over" + (f", winner seat {state.winner}" if state.winner is not None else ""))
+        else:
+            lines.append(f"to act: seat {state.current_player}")
+        return "\n".join(lines)

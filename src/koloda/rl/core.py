@@ -1,0 +1,121 @@
+"""What every research interface needs from a game: the :class:`Adapter` of one game, set up with its options.
+
+An adapter builds states from a seed, encodes one seat's view as a fixed-length float vector (the
+observation tensor of docs/rl.md), reports the end of each deal, and renders the table as text. The
+PettingZoo, Gymnasium and OpenSpiel front ends (:mod:`koloda.rl.aec`, :mod:`koloda.rl.gym_env`,
+:mod:`koloda.rl.openspiel`) are written once against this protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from koloda.errors import IllegalActionError, OptionsError
+from koloda.game import GameState
+
+Rewards = Literal["deal", "game"]
+FloatArray = npt.NDArray[np.float32]
+
+
+class Adapter(Protocol):
+    """One game with its options fixed, as the research interfaces see it."""
+
+    game: str
+    players: int
+    num_actions: int
+    obs_size: int
+    obs_low: FloatArray
+    obs_high: FloatArray
+    scope: Literal["deal", "match"]
+    rewards: Rewards
+
+    def new_state(self, seed: int) -> GameState:
+        """A new game (a deal or a match, as ``scope`` says) shuffled from ``seed``."""
+        ...
+
+    def encode(self, state: Any, seat: int) -> FloatArray:
+        """The observation tensor of ``seat``: a new float32 array of ``obs_size`` (docs/rl.md)."""
+        ...
+
+    def deals_done(self, state: Any) -> int:
+        """How many deals have ended so far."""
+        ...
+
+    def deal_scores(self, state: Any, index: int) -> Sequence[int]:
+        """The points per seat of deal ``index`` (0-based)."""
+        ...
+
+    def winner(self, state: Any) -> int | None:
+        """The winner of a finished match."""
+        ...
+
+    def render(self, state: Any, seat: int | None) -> str:
+        """The table as text; only ``seat``'s hand is shown (none when ``seat`` is None)."""
+        ...
+
+
+def check_rewards(rewards: object, scope: object) -> Rewards:
+    """Validate the ``rewards`` argument against the scope."""
+    if rewards not in ("deal", "game"):
+        raise OptionsError(f"rewards must be 'deal' or 'game', not {rewards!r}")
+    if scope not in ("deal", "match"):
+        raise OptionsError(f"scope must be 'deal' or 'match', not {scope!r}")
+    if rewards == "game" and scope != "match":
+        raise OptionsError("rewards 'game' (won or lost at the end of the match) needs scope 'match'")
+    return rewards
+
+
+def check_players(players: object, low: int, high: int, game: str) -> int:
+    if type(players) is not int or not low <= players <= high:
+        raise OptionsError(f"{game} is for {low}-{high} players, not {players!r}")
+    return players
+
+
+def as_action(action: object, num_actions: int, game: str) -> int:
+    """A Python int from whatever integer type a learner passes (NumPy ints included), or a clear error."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"bad {game} action {action!r}: expected an integer id 0-{num_actions - 1}")
+    return int(action)
+
+
+def game_rewards(adapter: Adapter, state: Any) -> list[float]:
+    """Rewards ``game``: 1 to the match winner, -1/(n-1) to each other seat (zero-sum)."""
+    n = adapter.players
+    win = adapter.winner(state)
+    return [1.0 if p == win else -1.0 / (n - 1) for p in range(n)]
+
+
+def new_rewards(adapter: Adapter, state: Any, seen_deals: int) -> tuple[list[float], int]:
+    """The rewards earned since ``seen_deals`` deals had ended, and the new count of ended deals."""
+    done = adapter.deals_done(state)
+    out = [0.0] * adapter.players
+    if adapter.rewards == "deal":
+        for index in range(seen_deals, done):
+            for p, points in enumerate(adapter.deal_scores(state, index)):
+                out[p] += float(points)
+    elif state.is_over():
+        out = game_rewards(adapter, state)
+    return out, done
+
+
+def mask_of(legal: Sequence[int], num_actions: int) -> npt.NDArray[np.int8]:
+    """The action mask: 1 for each legal action id."""
+    mask = np.zeros(num_actions, np.int8)
+    mask[legal] = 1
+    return mask
+
+
+#: Bits of every byte, least significant first: turns a packed int of flags into a vector quickly.
+BYTE_BITS: npt.NDArray[np.uint8] = np.unpackbits(
+    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+)
+
+
+def bits(value: int, count: int) -> npt.NDArray[np.uint8]:
+    """The low ``count`` bits of a non-negative int as a 0/1 vector (bit 0 first)."""
+    raw = np.frombuffer(value.to_bytes((count + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little", count=count)
