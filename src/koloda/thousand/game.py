@@ -923,6 +923,7 @@ class ThousandView:
     tricks: tuple[Trick, ...]  # finished tricks: all, or only the last one (option show_past_tricks)
     tricks_won: tuple[int, ...]
     totals: tuple[int, ...]
+    target: int  # the score that wins (S9): public, like every option
     legal_actions: tuple[int, ...]  # the seat's own legal actions (empty when it is not his turn)
 
 
@@ -1000,5 +1001,6 @@ def observe(state: ThousandState, seat: int) -> ThousandView:
         tricks=tuple(tricks),
         tricks_won=tuple(s._won),
         totals=tuple(s._book.totals),
+        target=s.options.target,
         legal_actions=tuple(s.legal_actions()) if mine else (),
     )

@@ -47,9 +47,10 @@ class Bot(Protocol):
 class RandomBot:
     """Uniformly random among the legal actions, from its own seed.
 
-    ``cautious`` bots pass in the bidding, keep the bid after the talon and declare every marriage they
-    may (random otherwise): uniformly random bidders overbid every deal, fail, and a game of them drifts
-    below zero for ever, so whole-game tests and demonstrations use cautious bots.
+    ``cautious`` bots pass in the bidding, keep the bid after the talon unless a higher contract would win
+    the game at once (200 points or less from the target), and declare every marriage they may (random
+    otherwise): uniformly random bidders overbid every deal, fail, and a game of them drifts below zero for
+    ever, so whole-game tests and the terminal game use cautious bots.
     """
 
     def __init__(self, seed: int, *, cautious: bool = False) -> None:
@@ -60,8 +61,10 @@ class RandomBot:
         if self.cautious:
             if view.phase == "bidding":
                 return PASS
-            if view.phase == "contract":
-                return legal[0]  # the bid as it stands
+            if view.phase == "contract":  # keep the bid, or raise to what wins the game at once
+                need = view.target - view.totals[view.seat]
+                winning = [a for a in legal if BID <= a < GIVE and action_bid(a) >= need]
+                return winning[0] if winning and need <= 200 else legal[0]
             marriages = [a for a in legal if MARRY <= a < PASS]
             if marriages:
                 return self._rng.choice(marriages)
