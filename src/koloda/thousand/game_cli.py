@@ -327,7 +327,7 @@ def _play(args: argparse.Namespace) -> int:
     if seed < 0:
         raise KolodaError(f"--seed must not be negative, not {seed}")
     try:
-        play_game(_options(args), seed=seed, players=args.players, lang=args.lang)
+        play_game(_options(args), seed=seed, players=args.players, lang=args.lang, read=input, write=print)
     except Quit:
         print(say(args.lang, "Игра прервана.", "Game abandoned."))
         return 1

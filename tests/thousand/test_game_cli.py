@@ -1,0 +1,129 @@
+"""``koloda thousand play | simulate | replay``, driven by fed lines and argv."""
+
+from __future__ import annotations
+
+import builtins
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from koloda.cli import main
+from koloda.term import Quit
+from koloda.thousand.game_cli import play_game
+from koloda.thousand.options import ThousandOptions
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def first_choice(out: list[str], extra: list[str]) -> Callable[[str], str]:
+    """A player who types the queued lines first, then passes or takes the first move offered."""
+
+    def read(prompt: str) -> str:
+        if extra:
+            return extra.pop(0)
+        offered = next(line for line in reversed(out) if line.startswith(("Можно: ", "You may: ")))
+        moves = offered.split(": ", 1)[1].split(", ")
+        return "пас" if "пас" in moves else "pass" if "pass" in moves else moves[0]
+
+    return read
+
+
+def test_play_a_whole_game_in_russian() -> None:
+    out: list[str] = []
+    wrong = ["что-то", "600", "AS"]  # not a move; a bid above the cap or the seat's turn; a card in bidding
+    state = play_game(ThousandOptions(), seed=3, lang="ru", read=first_choice(out, wrong), write=out.append)
+    assert state.is_over() and state.book.winner is not None
+    text = "\n".join(out)
+    assert "bad action 'что-то'" in text  # the reason, then the prompt again
+    assert "is refused" in text
+    assert "Прикуп: " in text and "Играющий: " in text and "взятку берёт" in text
+    assert "| Кон | Игра | Вы | Бот 1 | Бот 2 |" in text
+    assert text.count("| Кон | Игра |") == len(state.results)  # the table after every deal
+    assert out[-1].startswith(("Победил", "Победила"))
+
+
+def test_play_shows_only_what_the_player_may_see() -> None:
+    out: list[str] = []
+    state = play_game(ThousandOptions(), seed=4, lang="en", read=first_choice(out, []), write=out.append)
+    text = "\n".join(out)
+    assert "Your cards: " in text and "Declarer: " in text
+    # a gift between the two bots is told without its card
+    assert "gives a card away" in text
+    assert state.is_over()
+
+
+def test_play_quits_on_end_of_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(Quit):
+        play_game(ThousandOptions(), seed=1, read=lambda _: "quit", write=lambda _: None)
+
+    def no_input(prompt: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr(builtins, "input", no_input)
+    assert main(["thousand", "play", "--seed", "1", "--lang", "en"]) == 1
+    assert "Game abandoned." in capsys.readouterr().out
+
+
+def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["thousand", "simulate", "--deals", "40", "--seed", "2", "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["deals"] == 40 and result["actions"] > 40 * 8
+    assert len(result["mean_points"]) == 3 and captured.err == ""  # no progress bar off a terminal
+    assert main(["thousand", "simulate", "--deals", "40", "--seed", "2", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in again.items() if k != "seconds"} == {
+        k: v for k, v in result.items() if k != "seconds"
+    }
+
+
+def test_simulate_text_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["thousand", "simulate", "--deals", "20", "--seed", "1", "--preset", "russian"]
+    assert main([*argv, "--option", "must_beat=winning", "--players", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "deals: 20" in out and "mean points per seat: " in out
+    assert len(out.split("mean points per seat: ")[1].splitlines()[0].split()) == 4
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--deals", "0"], "--deals must be a positive number"),
+        (["simulate", "--deals", "5", "--option", "must_bet=led"], "unknown option 'must_bet'"),
+        (["simulate", "--deals", "5", "--option", "must_beat=always"], "must_beat"),
+        (["simulate", "--deals", "5", "--seed", "-3"], "must not be negative"),
+    ],
+)
+def test_bad_command_lines(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["thousand", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_replay_a_record(capsys: pytest.CaptureFixture[str]) -> None:
+    path = GOLDEN / "game_default_3p.json"
+    expected = json.loads(path.read_text(encoding="utf-8"))["meta"]["expected"]
+    assert main(["thousand", "replay", str(path), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert f"Deals played: {len(expected['deals'])}" in out
+    assert "Totals: " + " ".join(map(str, expected["totals"])) in out and "Winner:" in out
+
+
+def test_replay_bad_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads((GOLDEN / "deal_explicit_random.json").read_text(encoding="utf-8"))
+    record["actions"][3] = "AS"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["thousand", "replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "action 4 'AS' does not replay" in err and "Traceback" not in err
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    assert main(["thousand", "replay", str(broken)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["thousand", "replay", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
