@@ -230,9 +230,16 @@ def play_match(state: ThousandState, seed: int) -> ThousandState:
     return state
 
 
-@pytest.mark.parametrize(
-    ("players", "overrides"), OPTION_SETS[::3], ids=[str(o) for _, o in OPTION_SETS[::3]]
-)
+SCORING_SETS: list[tuple[int, dict[str, Any]]] = [
+    (3, {"bolts": 3, "dump": True}),
+    (4, {"barrel": True, "barrel_fall_reset": 3, "barrel_deals": 1, "barrel_failed": "both"}),
+    (3, {"target": 500, "defender_cap": 490, "threshold_800": 400, "bomb_points": 40}),
+    (4, {"barrel": True, "barrel_deals": None, "rule_800": "off", "bid_step": 10, "barrel_failed": "fall"}),
+]
+WHOLE_GAMES = OPTION_SETS[::3] + SCORING_SETS
+
+
+@pytest.mark.parametrize(("players", "overrides"), WHOLE_GAMES, ids=[str(o) for _, o in WHOLE_GAMES])
 def test_whole_games_end_and_the_score_table_is_the_scoring_engines(
     players: int, overrides: dict[str, Any]
 ) -> None:
