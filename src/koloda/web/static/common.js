@@ -19,7 +19,7 @@ const WORDS = {
     sheets: "Записи", playersNames: "Игроки (через запятую)", start: "Начать", chart: "График",
     sitting: "Сидит на прикупе", level: "Уровень", easy: "лёгкий", medium: "средний", hard: "сильный",
     draw: "взять", deals: "конов", noMoves: "Ждём других игроков…", phase: "Фаза", error: "Ошибка",
-    line800: "линия 800", barrel: "бочка", target: "цель", seatWord: "Место", play: "Играть", pickGift: "Выберите карту, которую отдать",
+    line800: "линия", barrel: "бочка", target: "цель", seatWord: "Место", play: "Играть", pickGift: "Выберите карту, которую отдать",
     giftsGiven: "Отдано", score: "Очки", bankGame: "Банк", thousandGame: "Тысяча", home: "Лобби", cardsWord: "карт", dealerWord: "сдаёт",
   },
   en: {
@@ -39,7 +39,7 @@ const WORDS = {
     sheets: "Sheets", playersNames: "Players (comma separated)", start: "Start", chart: "Chart",
     sitting: "Sitting out", level: "Level", easy: "easy", medium: "medium", hard: "hard",
     draw: "draw", deals: "deals", noMoves: "Waiting for the others…", phase: "Phase", error: "Error",
-    line800: "800 line", barrel: "barrel", target: "target", seatWord: "Seat", play: "Play", pickGift: "Pick a card to give",
+    line800: "line", barrel: "barrel", target: "target", seatWord: "Seat", play: "Play", pickGift: "Pick a card to give",
     giftsGiven: "Given", score: "Score", bankGame: "Bank", thousandGame: "Thousand", home: "Lobby", cardsWord: "cards", dealerWord: "deals",
   },
 };
