@@ -44,7 +44,6 @@ DECK_POINTS = 120
 _QUEENS = sum(1 << (s * 6 + _QUEEN) for s in range(4))
 _ACES = sum(1 << (s * 6 + _ACE) for s in range(4))
 _NINES = sum(1 << (s * 6 + _NINE) for s in range(4))
-_ALL = (1 << 24) - 1
 
 # --- the action space (rule G13) ---------------------------------------------------------------------------
 
