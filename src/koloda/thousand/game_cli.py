@@ -108,6 +108,16 @@ class Narrator:
     def __init__(self, seat: int, names: list[str], lang: Lang, write: Write) -> None:
         self.seat, self.names, self.lang, self.write = seat, names, lang, write
 
+    def deal_starts(self, state: ThousandState) -> None:
+        """The dealer and the first hand's compulsory bid (rule G5)."""
+        view = observe(state, self.seat)
+        first, bid = view.bids[0]
+        lang = self.lang
+        self.write(say(lang, f"Сдаёт: {self.names[view.dealer]}.", f"Dealer: {self.names[view.dealer]}."))
+        self.write(
+            say(lang, f"{self.names[first]}: {bid} (обязательно)", f"{self.names[first]}: {bid} (compulsory)")
+        )
+
     def before(self, state: ThousandState) -> ThousandView:
         return observe(state, self.seat)
 
@@ -136,6 +146,9 @@ class Narrator:
                     self.write(
                         say(lang, f"  взятку берёт {self.names[winner]}", f"  {self.names[winner]} takes it")
                     )
+        elif old.phase == "contract" and action != BOMB:
+            bid = action_bid(action)
+            self.write(say(lang, f"{name} играет на {bid}", f"{name} plays for {bid}"))
         else:
             self.write(f"{name}: {action_words(action, lang)}")
         if same_deal and old.talon is None and new.talon is not None:
@@ -201,7 +214,7 @@ def play_game(
         "Moves: a card (QH, Д♥), a marriage (KH+), pass, a bid (120), a gift (9S>1), bomb; leave: quit.",
     )
     write(help_text)
-    write(say(lang, f"Сдаёт: {names[state.dealer]}.", f"Dealer: {names[state.dealer]}."))
+    narrator.deal_starts(state)
     deals_shown = 0
     while not state.is_over():
         seat = state.current_player
@@ -230,7 +243,7 @@ def play_game(
             scored = ScoredGame(tuple(Player(n, "m") for n in names), state.book)
             write(markdown_table(scored, lang))
             if not state.is_over():
-                write(say(lang, f"Сдаёт: {names[state.dealer]}.", f"Dealer: {names[state.dealer]}."))
+                narrator.deal_starts(state)
     line = winner_line(ScoredGame(tuple(Player(n, "m") for n in names), state.book), lang)
     if line:
         write(line)
