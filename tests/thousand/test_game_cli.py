@@ -39,6 +39,8 @@ def test_play_a_whole_game_in_russian() -> None:
     assert "bad action 'что-то'" in text  # the reason, then the prompt again
     assert "is refused" in text
     assert "Прикуп: " in text and "Играющий: " in text and "взятку берёт" in text
+    assert text.count("(обязательно)") == len(state.results)  # the first hand's bid, every deal
+    assert "играет на 100" in text
     assert "| Кон | Игра | Вы | Бот 1 | Бот 2 |" in text
     assert text.count("| Кон | Игра |") == len(state.results)  # the table after every deal
     assert out[-1].startswith(("Победил", "Победила"))
