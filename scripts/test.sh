@@ -8,4 +8,6 @@ python3 -m venv .venv
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
+# The web tests drive a real Chromium (Debian's; Playwright never downloads a browser here).
+command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 .venv/bin/pytest -n 2

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Server, shot
+from web_helpers import Server, shot
 
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
 PHONE = {"width": 390, "height": 844}

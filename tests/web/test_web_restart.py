@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import httpx
-from conftest import Server
+from web_helpers import Server
 from websockets.sync.client import connect
 
 from koloda.game import GameRecord
