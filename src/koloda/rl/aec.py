@@ -10,12 +10,15 @@ nothing: it is never replaced by another action.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from koloda.errors import IllegalActionError, OptionsError
 from koloda.rl.core import Adapter, as_action, mask_of, new_rewards
@@ -55,6 +58,7 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
         self._seeds = random.Random()
         self.state: Any = None
         self._deals = 0
+        self._paid = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -72,6 +76,7 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
             game_seed = self._seeds.randrange(2**31)
         self.state = self.adapter.new_state(game_seed)
         self._deals = 0
+        self._paid = False  # whether the last step paid any reward (then this one must clear it)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -98,17 +103,22 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             raise IllegalActionError(f"{agent} must act (got None); legal: {self.state.legal_actions()}")
         state = self.state
-        state.apply(as_action(action, self.adapter.num_actions, self.adapter.game))
+        state.apply(
+            action if type(action) is int else as_action(action, self.adapter.num_actions, self.adapter.game)
+        )
         self._cumulative_rewards[agent] = 0.0
-        earned, self._deals = new_rewards(self.adapter, state, self._deals)
-        for p, name in enumerate(self.possible_agents):
-            self.rewards[name] = earned[p]
+        if self._paid or self.adapter.deals_done(state) != self._deals or state.is_over():
+            # rewards only change at the end of a deal: the common step skips the bookkeeping
+            earned, self._deals = new_rewards(self.adapter, state, self._deals)
+            for p, name in enumerate(self.possible_agents):
+                self.rewards[name] = earned[p]
+            self._paid = any(earned)
+            self._accumulate_rewards()
         if state.is_over():
             for name in self.agents:
                 self.terminations[name] = True
         else:
             self.agent_selection = self.possible_agents[state.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -125,3 +135,45 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks with the hot calls (``last``, ``step``, the agent iterator) forwarded
+    directly: the base class reads half a dozen attributes through ``__getattr__`` on every step, which
+    cost more than the game's own step (docs/performance.md, "RL interfaces")."""
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable:
+    """PettingZoo's order-enforcing agent iterator, reading the environment without the wrapper's lookups."""
+
+    def __init__(self, wrapper: OrderEnforcing, max_iter: int) -> None:
+        self.wrapper, self.max_iter = wrapper, max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        wrapper, env = self.wrapper, self.wrapper.env
+        for _ in range(self.max_iter):
+            if not env.agents:
+                return
+            if not wrapper._has_updated:
+                raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+            wrapper._has_updated = False
+            yield env.agent_selection

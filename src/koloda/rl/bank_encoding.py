@@ -47,6 +47,9 @@ CAPTURED_POINTS = 314  # 4: points captured this deal / 124
 TOTALS = 318  # 4: match totals / target, clipped to [-10, 10]
 OBS_SIZE = 322
 
+_REL = {n: tuple(tuple((seat + r) % n for r in range(n)) for seat in range(n)) for n in (2, 3, 4)}
+_BANK_BIT = tuple(1 << (BANK + c) for c in range(36))
+_CAPTURED_SHIFT = tuple(CAPTURED + 36 * r for r in range(4))
 _LOW = np.zeros(OBS_SIZE, np.float32)
 _HIGH = np.ones(OBS_SIZE, np.float32)
 _LOW[TOTALS : TOTALS + 4] = -10.0
@@ -103,57 +106,70 @@ class BankAdapter:
         base.update(options)
         self.options = BankOptions.from_mapping(base)
         self.options.check_players(players)
-        self._trumps_cache: dict[tuple[Any, ...], int] = {}
+        self._table_cache: dict[tuple[int, ...], tuple[int, list[float]]] = {}
+        self._trumps: dict[tuple[Any, ...], int] = {}
 
     def new_state(self, seed: int) -> BankState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
 
     def encode(self, state: BankState, seat: int) -> FloatArray:
-        n = state.n
-        rel = [(seat + r) % n for r in range(n)]
-        flags = state.hands[seat]
-        for c in state.bank:
-            flags |= 1 << (BANK + c)
-        over = state.phase == OVER
-        if state.target >= 0 and not over and state.phase != CHOOSE:
-            flags |= 1 << (TO_COVER + state.target)
-        captured = state.captured
-        for r, q in enumerate(rel):
-            flags |= captured[q] << (CAPTURED + 36 * r)
+        phase, bank, target = state.phase, state.bank, state.target
+        over = phase == OVER
+        flags = state.hands[seat] | 1 << (PHASE + phase)
+        for c in bank:
+            flags |= _BANK_BIT[c]
+        if target >= 0:
+            if not over and phase != CHOOSE:
+                flags |= 1 << (TO_COVER + target)
+        elif phase == NORMAL:
+            flags |= 1 << FREE_LEAD
+        if state.opening and not over:
+            flags |= 1 << OPENING
+        if bank:
+            if bank[-1] % 9 == T.SEVEN:
+                flags |= 1 << SEVEN_ON_TOP
+            if state.top_owner >= 0:
+                flags |= 1 << (TOP_OWNER + (state.top_owner - seat) % state.n)
+        if state.four_kings:
+            flags |= 1 << FOUR_KINGS
+        if not over:
+            flags |= 1 << (TO_MOVE + (state.cur - seat) % state.n)
+        # what changes only on a capture, a seat going out or a new deal is cached (incremental encoding)
+        key = (seat, state.deal_no, state.n_in, *state.captured, *state.totals)
+        if phase == CHOOSE:
+            key += tuple(state._chosen)
+        table = self._table_cache.get(key)
+        if table is None:
+            if len(self._table_cache) > 4096:
+                self._table_cache.clear()
+            table = self._table_cache[key] = self._table(state, seat)
+        out = np.empty(OBS_SIZE, np.float32)
+        out[:N_BITS] = bits(flags | table[0], N_BITS)
+        scalars = table[1]
+        hands = state.hands
+        for r, q in enumerate(_REL[state.n][seat]):
+            scalars[r] = hands[q].bit_count() / 36
+        scalars[4] = len(state.stock) / 36
+        out[N_BITS:] = scalars
+        return out
+
+    def _table(self, state: BankState, seat: int) -> tuple[int, list[float]]:
+        """The flags and scalars that change only on a capture, a seat going out or a new deal."""
+        trump_key = (state.trump_suits, tuple(state._chosen), seat)
+        flags = self._trumps.get(trump_key)
+        if flags is None:
+            flags = self._trumps[trump_key] = _trump_bits(state, seat)
+        scalars = [0.0] * 13
+        scale = state.opts.target
+        for r, q in enumerate(_REL[state.n][seat]):
+            flags |= state.captured[q] << _CAPTURED_SHIFT[r]
             if state.out[q]:
                 flags |= 1 << (OUT + r)
             if q in state.active:
                 flags |= 1 << (ACTIVE + r)
-            if state.top_owner == q and state.bank:
-                flags |= 1 << (TOP_OWNER + r)
-            if state.cur == q and not over:
-                flags |= 1 << (TO_MOVE + r)
-        key = (state.trump_suits, tuple(state._chosen), seat)
-        trumps = self._trumps_cache.get(key)
-        if trumps is None:
-            trumps = self._trumps_cache[key] = _trump_bits(state, seat)
-        flags |= trumps | 1 << (PHASE + state.phase)
-        bank = state.bank
-        if state.opening and not over:
-            flags |= 1 << OPENING
-        if bank and bank[-1] % 9 == T.SEVEN:
-            flags |= 1 << SEVEN_ON_TOP
-        if state.four_kings:
-            flags |= 1 << FOUR_KINGS
-        if state.target < 0 and state.phase == NORMAL:
-            flags |= 1 << FREE_LEAD
-        out = np.empty(OBS_SIZE, np.float32)
-        out[:N_BITS] = bits(flags, N_BITS)
-        scalars = [0.0] * 13
-        hands, pts, totals = state.hands, state.captured_pts, state.totals
-        target = state.opts.target
-        for r, q in enumerate(rel):
-            scalars[r] = hands[q].bit_count() / 36
-            scalars[5 + r] = pts[q] / 124
-            scalars[9 + r] = min(10.0, max(-10.0, totals[q] / target))
-        scalars[4] = len(state.stock) / 36
-        out[N_BITS:] = scalars
-        return out
+            scalars[5 + r] = state.captured_pts[q] / 124
+            scalars[9 + r] = min(10.0, max(-10.0, state.totals[q] / scale))
+        return flags, scalars
 
     def deals_done(self, state: BankState) -> int:
         return len(state.results)

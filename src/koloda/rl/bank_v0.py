@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
-
-from koloda.rl.aec import KolodaAEC
+from koloda.rl.aec import KolodaAEC, OrderEnforcing
 from koloda.rl.bank_encoding import BankAdapter
 
 
@@ -35,4 +33,4 @@ def raw_env(render_mode: str | None = None, **kwargs: Any) -> BankAEC:
 
 def env(render_mode: str | None = None, **kwargs: Any) -> Any:
     """The Bank AEC environment wrapped in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(render_mode=render_mode, **kwargs))
+    return OrderEnforcing(raw_env(render_mode=render_mode, **kwargs))
