@@ -255,3 +255,17 @@ def test_events_have_no_version_holes(client: TestClient) -> None:
         while seen[-1] < 40:
             seen.append(ws.receive_json()["v"])
         assert seen == list(range(seen[0], seen[0] + len(seen)))
+
+
+class BrokenBot:
+    def choose(self, observation: object, legal: object) -> int:
+        raise RuntimeError("this bot is broken")
+
+
+def test_a_broken_bot_does_not_stall_the_table(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("koloda.web.hub.bot_for", lambda *args, **kwargs: BrokenBot())
+    made = create(client, game="bank", players=2, seed=5, seats=[{"kind": "bot", "level": "easy"}] * 2)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        hello(ws)
+        frame = until(ws, lambda f: f["v"] >= 3)
+    assert frame["type"] == "event" and len(stored_actions(client, made["id"])) >= 3

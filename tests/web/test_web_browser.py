@@ -211,6 +211,20 @@ def test_three_deal_score_sheet_matches_the_seeds_table(server: Server, page: An
     shot(page, "sheet-en")
 
 
+def test_end_of_match_screen_shows_the_winner_and_the_chart(server: Server, page: Any) -> None:
+    bots = [{"kind": "bot", "level": "easy"}] * 3
+    body = {"game": "bank", "players": 3, "seed": 6, "options": {"target": 30}, "seats": bots}
+    made = httpx.post(server.url + "/api/tables", json=body)
+    assert made.status_code == 201
+    page.goto(server.url + made.json()["spectate"])  # a spectator's page
+    page.wait_for_selector("#end:not(.hidden)", timeout=60_000)
+    assert page.locator("#end svg.chart polyline.player-line").count() == 3
+    assert page.locator("#end table tbody tr").count() >= 1
+    assert page.text_content("#end .status").startswith("Победитель: Bot")
+    assert page.locator(".hand .card").count() == 0  # a spectator has no hand
+    shot(page, "bank-match-end")
+
+
 def test_phone_screen_and_language_switch(server: Server, browser: Any) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()

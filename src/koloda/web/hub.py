@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import sys
+import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from koloda.bots import RandomBot
 from koloda.errors import IllegalActionError, KolodaError, OptionsError
 from koloda.game import GameRecord, GameState
 from koloda.web.bots import LEVELS, bot_for
@@ -340,7 +343,15 @@ class Hub:
             options=room.game.options_class.from_mapping(room.record.options),
         )
         loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self._executor, bot.choose, observation, legal)
+        try:
+            action = await loop.run_in_executor(self._executor, bot.choose, observation, legal)
+        except Exception:  # a broken bot must not stall the table: say so, and let a random bot move
+            traceback.print_exc()
+            print(
+                f"koloda: the {level} bot failed at table {room.record.id}; a random bot moves",
+                file=sys.stderr,
+            )
+            action = RandomBot(version).choose(observation, legal)
         room.bot_task = None
         try:
             await self.act(room, seat, version, int(action))
