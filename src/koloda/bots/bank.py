@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from koloda.bank import tables as T
 from koloda.bank.observe import BankObservation
 from koloda.bank.options import BankOptions
-from koloda.bank.state import BankState, from_deal, parse_action
+from koloda.bank.state import BankState, parse_action
+from koloda.bank.worlds import deal_state
 from koloda.bots.levels import BotSpec
 from koloda.bots.search import SearchBot
 from koloda.cards import Card, Suit
@@ -47,10 +48,23 @@ def laid_cards(text: str) -> tuple[int, ...]:
     return cards
 
 
+_TEXT_ACTIONS: dict[str, int] = {}
+
+
+def _action_of(text: str) -> int:
+    action = _TEXT_ACTIONS.get(text)
+    if action is None:
+        action = _TEXT_ACTIONS[text] = parse_action(text)
+    return action
+
+
+_CARD_BITS: dict[str, int] = {str(T.card(c)): 1 << c for c in range(36)}
+
+
 def _mask(cards: Sequence[str]) -> int:
     m = 0
     for text in cards:
-        m |= 1 << Card.parse(text).index
+        m |= _CARD_BITS[text]
     return m
 
 
@@ -201,6 +215,7 @@ class WorldSampler:
             options.replace(trump_choice="random") if options.trump_choice == "in-turn" else options
         )
         self._attempts = attempts
+        self._auto_draws = options.seven in ("draw-and-move", "skip-and-draw")
 
     def __call__(self, obs: BankObservation, rng: random.Random) -> BankState | None:
         if obs.phase == "choose-trump" or obs.current_player != obs.seat:
@@ -229,9 +244,8 @@ class WorldSampler:
         if open_mask.bit_count() != 1:
             return None
         active = [p for p in range(n) if obs.hand_counts[p] or laid[p] or p == me]
-        draws = sum(1 for _, text in events if text == "draw")
-        if 36 - 4 * len(active) - 1 - draws != obs.stock_size:
-            return None  # draws that are not in the history (rule 4.8): not sampled
+        if self._auto_draws and any(c % 9 == T.SEVEN for m in laid for c in T.cards_of(m)):
+            return None  # rule 4.8 drew cards that are not in the history: not sampled
         forbidden = self._forbidden(obs, events, open_mask.bit_length() - 1)
         pool = T.cards_of(T.FULL_DECK & ~hand & ~public)
         rng.shuffle(pool)
@@ -239,17 +253,24 @@ class WorldSampler:
         hands[me] = hand
         room = {p: obs.hand_counts[p] for p in range(n) if p != me and obs.hand_counts[p]}
         stock: list[int] = []
+        # an explicit deal may leave cards out of play (from_deal); a shuffled deal uses all 36
+        spare = len(pool) - sum(room.values()) - obs.stock_size
         for c in pool:
             seats = [p for p, r in room.items() if r and not forbidden[p] >> c & 1]
             free = len(stock) < obs.stock_size
             k = rng.randrange(len(seats) + free) if seats or free else -1
             if k < 0:
-                return None
+                if spare <= 0:
+                    return None
+                spare -= 1
+                continue
             if k == len(seats):
                 stock.append(c)
             else:
                 hands[seats[k]] |= 1 << c
                 room[seats[k]] -= 1
+        if len(stock) != obs.stock_size or any(room.values()):
+            return None
         # rebuild the start: which card each draw brought; a draw followed at once by a single card laid
         # brought that card (the player could not move before drawing, so his move uses the drawn card)
         forced: dict[int, int] = {}
@@ -286,21 +307,19 @@ class WorldSampler:
         initial = [(hands[p] | laid[p]) & ~taken[p] for p in range(n)]
         if any(initial[p].bit_count() != 4 for p in active):
             return None
-        deal = {
-            "hands": [[str(T.card(c)) for c in T.cards_of(initial[p])] for p in range(n)],
-            "open": str(T.card(open_mask.bit_length() - 1)),
-            "stock": [str(T.card(c)) for c in drawn + stock],
-            "dealer": obs.dealer,
-            "totals": list(obs.totals),
-        }
-        if obs.trump_suits and "-" not in obs.trump_suits:
-            deal["trump_suits"] = list(obs.trump_suits)
+        if "-" in obs.trump_suits:
+            return None
+        hands_list = [T.cards_of(initial[p]) for p in range(n)]
+        if any(not h for h in hands_list):
+            return None  # a seat sitting out a tie deal (rule 8.2): not sampled
+        suits = [int(Suit.parse(letter)) for letter in obs.trump_suits]
+        open_card = open_mask.bit_length() - 1
+        state = deal_state(self._options, obs.dealer, suits, hands_list, open_card, drawn + stock, obs.totals)
         try:
-            state = from_deal(deal, self._options, scope="deal")
             for seat, text in events:
                 if state.current_player != seat:
                     return None
-                state.apply(parse_action(text))
+                state.apply(_action_of(text))
         except KolodaError:
             return None
         if state.current_player != me or tuple(state.legal_actions()) != tuple(obs.legal_actions):

@@ -30,7 +30,7 @@ KINDS = ("random", "heuristic", "search")
 LEVELS: dict[str, str] = {
     "easy": "heuristic:noise=0.3",
     "medium": "heuristic",
-    "hard": "search:iters=300",
+    "hard": "search:iters=100",
 }
 
 
@@ -46,7 +46,7 @@ class BotSpec:
     """
 
     kind: str
-    iters: int = 300
+    iters: int = 100
     ms: int | None = None
     noise: float = 0.0
     endgame: int = 3
@@ -94,7 +94,7 @@ def parse_spec(spec: str) -> BotSpec:
         raise OptionsError(f"bad bot spec {spec!r}: noise is a share from 0 to 1, not {parsed.noise}")
     if not 0 <= parsed.endgame <= 4:
         raise OptionsError(f"bad bot spec {spec!r}: endgame is 0 (off) to 4 cards, not {parsed.endgame}")
-    if name != "search" and (parsed.iters != 300 or parsed.ms is not None):
+    if name != "search" and (parsed.iters != 100 or parsed.ms is not None):
         raise OptionsError(f"bad bot spec {spec!r}: only a search bot has a budget (iters, ms)")
     return parsed
 

@@ -83,7 +83,7 @@ class SearchBot:
         fallback: Bot,
         searchable: Callable[[Any, Sequence[int]], bool],
         scale: float,
-        iters: int = 300,
+        iters: int = 100,
         ms: int | None = None,
         worlds: int = 40,
         solver: Solver | None = None,

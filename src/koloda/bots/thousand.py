@@ -334,7 +334,7 @@ class WorldSampler:
     replayed through the engine, which rejects any world where a recorded move would have been illegal
     (so every world also respects the bid cap, following suit and the duty to beat)."""
 
-    def __init__(self, options: ThousandOptions, memory: TrickMemory, attempts: int = 30) -> None:
+    def __init__(self, options: ThousandOptions, memory: TrickMemory, attempts: int = 100) -> None:
         self._options = options
         self._memory = memory
         self._attempts = attempts
@@ -363,6 +363,16 @@ class WorldSampler:
             if r != me and not know.gone >> c & 1:
                 hands[r] |= 1 << c
                 placed |= 1 << c
+        for m in view.marriages:  # a declared marriage's other card is still in its owner's hand
+            cards = (
+                [s * 6 + _ACE for s in range(4)]
+                if m.suit is None
+                else [m.suit * 6 + _QUEEN, m.suit * 6 + _KING]
+            )
+            for c in cards:
+                if m.seat != me and not (know.gone | know.hand | placed) >> c & 1:
+                    hands[m.seat] |= 1 << c
+                    placed |= 1 << c
         talon = know.talon
         if talon is not None and decl != me:
             # the declarer keeps the talon's unplayed cards (the other opponent may have got one of them
@@ -412,15 +422,16 @@ class WorldSampler:
                     return None
                 state.apply(parse_action(text))
             first = state.current_player
-            for r in sorted(gifts, key=lambda p: p != _next_active(active, decl)):
+            seen_order = [r for r, _ in know.gifts]  # the declarer saw both, in the order given
+            for r in sorted(gifts, key=lambda p: seen_order.index(p) if p in seen_order else 2):
                 k = 0 if r == _next_active(active, decl) else 1
                 state.apply(GIVE + 2 * gifts[r] + k)
             if first != decl:
                 return None
             assert view.contract is not None
             state.apply(bid_action(view.contract))
-            for t_index, (_leader, cards) in enumerate(know.tricks):
-                for i, (seat, card) in enumerate(cards):
+            for t_index, (_leader, trick_cards) in enumerate(know.tricks):
+                for i, (seat, card) in enumerate(trick_cards):
                     if state.current_player != seat:
                         return None
                     action = card
