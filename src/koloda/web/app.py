@@ -2,8 +2,8 @@
 
 >>> from koloda.web.store import SqlStore
 >>> app = create_app(SqlStore("sqlite://"))
->>> sorted(route.path for route in app.routes)[:3]
-['/', '/api/games', '/api/sheets']
+>>> [route.path for route in app.routes][:5]
+['/', '/table/{id}', '/sheet', '/sheet/{id}', '/banki']
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from koloda.errors import KolodaError
-from koloda.web import sheets
+from koloda.web import banki, sheets
 from koloda.web.bots import LEVELS
 from koloda.web.games import GAMES
 from koloda.web.hub import Client, Hub, Room, WebError
@@ -175,6 +175,39 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="thousand-{sheet_id}.{fmt}"'},
         )
 
+    async def banki_list(request: Request) -> Response:
+        try:
+            if request.method == "POST":
+                game_id = banki.create(store, await _body(request))
+                return JSONResponse(banki.to_json(game_id, banki.load(store, game_id)), 201)
+        except WebError as exc:
+            return _error(exc)
+        return JSONResponse(
+            [
+                {"id": game_id, "names": store.load_banki(game_id)[0]}
+                for game_id in reversed(store.banki_ids()[-50:])
+            ]
+        )
+
+    async def banki_game(request: Request) -> Response:
+        try:
+            game_id = _int(request.path_params["id"], "game")
+            action = request.path_params.get("action")
+            if action == "events":
+                body = await _body(request)
+                if not isinstance(body, dict):
+                    raise WebError("bad_request", 'an event is {"event": "hit Аня"}')
+                state = banki.add_event(store, game_id, body.get("event"))
+            elif action == "undo":
+                state = banki.undo(store, game_id)
+            elif action is None:
+                state = banki.load(store, game_id)
+            else:
+                raise WebError("not_found", f"no banki action {action!r}; actions: events, undo", 404)
+        except WebError as exc:
+            return _error(exc)
+        return JSONResponse(banki.to_json(game_id, state))
+
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()
         with suppress(WebSocketDisconnect):
@@ -185,6 +218,8 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         Route("/table/{id}", page("table.html")),
         Route("/sheet", page("sheet.html")),
         Route("/sheet/{id}", page("sheet.html")),
+        Route("/banki", page("banki.html")),
+        Route("/banki/{id}", page("banki.html")),
         Route("/api/games", games),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", table),
@@ -193,6 +228,9 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         Route("/api/sheets/{id}", sheet),
         Route("/api/sheets/{id}/{action:str}", sheet, methods=["POST"]),
         Route("/api/sheets/{id}/export/{fmt}", export),
+        Route("/api/banki", banki_list, methods=["GET", "POST"]),
+        Route("/api/banki/{id}", banki_game),
+        Route("/api/banki/{id}/{action:str}", banki_game, methods=["POST"]),
         WebSocketRoute("/ws/{id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

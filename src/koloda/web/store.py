@@ -62,6 +62,22 @@ _sheet_deals = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("deal", sa.Text, nullable=False),
 )
+_banki = sa.Table(
+    "banki_games",
+    _meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("names", sa.Text, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+)
+_banki_events = sa.Table(
+    "banki_events",
+    _meta,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("banki_games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("event", sa.Text, nullable=False),
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +132,16 @@ class Store(Protocol):
     def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any]) -> None: ...
 
     def remove_sheet_deal(self, sheet_id: int, seq: int) -> None: ...
+
+    def create_banki(self, names: list[str], options: dict[str, Any], seed: int) -> int: ...
+
+    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], int, list[str]]: ...
+
+    def banki_ids(self) -> list[int]: ...
+
+    def add_banki_event(self, game_id: int, seq: int, event: str) -> None: ...
+
+    def remove_banki_event(self, game_id: int, seq: int) -> None: ...
 
 
 def default_url(environ: Mapping[str, str] | None = None) -> str:
@@ -249,4 +275,45 @@ class SqlStore:
         with self._engine.begin() as db:
             db.execute(
                 _sheet_deals.delete().where(_sheet_deals.c.sheet_id == sheet_id, _sheet_deals.c.seq == seq)
+            )
+
+    def create_banki(self, names: list[str], options: dict[str, Any], seed: int) -> int:
+        with self._engine.begin() as db:
+            result = db.execute(
+                _banki.insert().values(
+                    names=json.dumps(names, ensure_ascii=False),
+                    options=json.dumps(options),
+                    seed=seed,
+                    created=_now(),
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
+
+    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], int, list[str]]:
+        """(names, options, seed, events) of a stored banki game."""
+        with self._engine.connect() as db:
+            row = db.execute(_banki.select().where(_banki.c.id == game_id)).first()
+            if row is None:
+                raise KolodaError(f"no banki game {game_id}")
+            events = db.execute(
+                sa.select(_banki_events.c.event)
+                .where(_banki_events.c.game_id == game_id)
+                .order_by(_banki_events.c.seq)
+            ).scalars()
+            return json.loads(row.names), json.loads(row.options), row.seed, list(events)
+
+    def banki_ids(self) -> list[int]:
+        with self._engine.connect() as db:
+            return list(db.execute(sa.select(_banki.c.id).order_by(_banki.c.id)).scalars())
+
+    def add_banki_event(self, game_id: int, seq: int, event: str) -> None:
+        with self._engine.begin() as db:
+            db.execute(_banki_events.insert().values(game_id=game_id, seq=seq, event=event))
+
+    def remove_banki_event(self, game_id: int, seq: int) -> None:
+        with self._engine.begin() as db:
+            db.execute(
+                _banki_events.delete().where(_banki_events.c.game_id == game_id, _banki_events.c.seq == seq)
             )
