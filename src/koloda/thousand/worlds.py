@@ -172,11 +172,9 @@ class _World:
         decl = _declarer(known)
         self.declarer = decl
         # when the talon joined the declarer's hand: the last bidding action
-        self.talon_time = next(
-            (t for t, (_, a) in enumerate(known.actions) if a >= G.GIVE or a < 0 or a == G.BOMB), None
+        self.talon_time: int = next(
+            (t for t, (_, a) in enumerate(known.actions) if a >= G.GIVE or a < 0 or a == G.BOMB), 10**9
         )
-        if self.talon_time is None:
-            self.talon_time = 10**9
         self.talon_known = known.talon >= 0
         nxt = G._NEXT[n, known.dealer]
         # hidden gifts (one for an opponent of the declarer, both for a sitting dealer): k -> (time, seat)
