@@ -27,6 +27,7 @@ from koloda.errors import IllegalActionError, NotationError, RecordError
 from koloda.game import GameRecord, Scope, replay_actions
 
 NORMAL, DRAWN, EXTRA, OVER, CHOOSE = 0, 1, 2, 3, 4
+_DEFAULTS = BankOptions()  # frozen: built (and validated) once, not per game
 PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")
 _KIND_SINGLE, _KIND_FOUR, _KIND_RUN = 0, 1, 2
 
@@ -713,7 +714,7 @@ class BankState:
 
     def record(self) -> GameRecord:
         """The record of everything played so far (game "bank"): options, seed or deal, actions."""
-        defaults = BankOptions().to_dict()
+        defaults = _DEFAULTS.to_dict()
         options = {k: v for k, v in self.opts.to_dict().items() if defaults[k] != v}
         texts = tuple(action_text(h >> 2) for h in self.hist)
         if self.deal is not None:
@@ -811,7 +812,7 @@ def new_game(
     ...
     koloda.errors.OptionsError: Bank is for 2-4 players, not 5
     """
-    opts = options if options is not None else BankOptions()
+    opts = options if options is not None else _DEFAULTS
     if type(seed) is not int or seed < 0:
         raise RecordError(f"seed must be a non-negative integer, not {seed!r}")
     state = object.__new__(BankState)
@@ -854,7 +855,7 @@ def from_deal(
     >>> s.current_player, s.legal_actions() == [s.parse_action("7H")]
     (0, True)
     """
-    opts = options if options is not None else BankOptions()
+    opts = options if options is not None else _DEFAULTS
     if not isinstance(deal, Mapping):
         raise RecordError("a Bank deal must be a JSON object")
     known = {"hands", "open", "stock", "dealer", "trump_suits", "totals", "seed"}
@@ -910,7 +911,7 @@ def from_deal(
         opts = opts.replace(trump_suits=tuple(suits))
     state = object.__new__(BankState)
     state._setup(opts, players, scope, seed)
-    state.opts = options if options is not None else BankOptions()
+    state.opts = options if options is not None else _DEFAULTS
     state.deal = dict(deal)
     state.totals = list(totals)
     state._set_trumps(_trump_suits(opts, players, random.Random(f"bank:{seed}:setup")))
