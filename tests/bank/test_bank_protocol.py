@@ -18,6 +18,7 @@ from koloda.bank import (
     action_text,
     from_deal,
     new_game,
+    observe,
     parse_action,
     replay,
     run_id,
@@ -320,3 +321,25 @@ def test_golden_records_replay_exactly(name: str) -> None:
 
 if __name__ == "__main__":
     make_golden()
+
+
+def test_command_line_assignments_reach_every_kind_of_option() -> None:
+    opts = BankOptions().with_assignments(
+        ["trumps=two", "trump_suits=H,D", "first_dealer=1", "run_extra_move=yes", "penalty_fixed=40"]
+    )
+    assert opts.trump_suits == ("H", "D") and opts.first_dealer == 1 and opts.run_extra_move
+    assert (
+        opts.penalty_fixed == 40
+        and BankOptions().with_assignments(["first_dealer=null"]).first_dealer is None
+    )
+    with pytest.raises(OptionsError, match="'penalty_fixed' must be one of"):
+        BankOptions().with_assignments(["penalty_fixed=41"])
+
+
+def test_observation_while_trumps_are_chosen_in_turn() -> None:
+    state = new_game(BankOptions(trump_choice="in-turn", first_dealer=0), players=2, seed=2)
+    state.apply(parse_action("trump C"))
+    view = observe(state, 0)
+    assert view.phase == "choose-trump" and view.hand == () and view.trump_suits == ("-", "C")
+    assert view.legal_actions == tuple(state.legal_actions()) and observe(state, 1).legal_actions == ()
+    assert json.loads(json.dumps(view.to_json()))["history"] == [[1, "trump C"]]
