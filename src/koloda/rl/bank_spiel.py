@@ -117,7 +117,7 @@ class BankSpec:
         state.deal = deal_layout(state)
         return DealTracker(state)
 
-    def resample(self, tracker: DealTracker, seat: int, rng: random.Random) -> list[int]:
+    def resample(self, tracker: DealTracker, seat: int, rng: random.Random) -> tuple[list[int], list[int]]:
         world = sample_deal(tracker.knowledge(seat), rng)
         chance: list[int] = []
         if self.dealer_node:
@@ -129,7 +129,7 @@ class BankSpec:
             chance.append(hands[seat_k].pop(0))
         chance.append(world.bank[0])
         chance.extend(reversed(world.stock))
-        return chance
+        return chance, [a for _, a in tracker.actions]
 
     # -- views -----------------------------------------------------------------------------------------
 

@@ -148,6 +148,33 @@ class KolodaGymEnv(gym.Env[ObsDict, np.int64]):
         return text
 
 
+class ThousandEnv(KolodaGymEnv):
+    """``koloda/Thousand-v0``: keyword arguments as :class:`koloda.rl.thousand_encoding.ThousandAdapter`,
+    plus ``seat``, ``opponents``, ``render_mode``, ``illegal`` and ``illegal_reward``."""
+
+    def __init__(
+        self,
+        seat: int = 0,
+        opponents: Sequence[Bot] | None = None,
+        render_mode: str | None = None,
+        illegal: str = "end",
+        illegal_reward: float = -1.0,
+        **kwargs: Any,
+    ) -> None:
+        from koloda.rl.thousand_encoding import ThousandAdapter
+        from koloda.thousand.game import observe
+
+        super().__init__(
+            ThousandAdapter(**kwargs),
+            observe,
+            seat,
+            opponents,
+            render_mode,
+            illegal,
+            illegal_reward,
+        )
+
+
 class BankEnv(KolodaGymEnv):
     """``koloda/Bank-v0``: keyword arguments as :class:`koloda.rl.bank_encoding.BankAdapter`, plus
     ``seat``, ``opponents``, ``render_mode``, ``illegal`` and ``illegal_reward``."""

@@ -11,8 +11,9 @@ A game is one deal. The deal is made of chance nodes (the first dealer by lot if
 it, the trump suits drawn at random, then every card in dealing order: the hands round by round, the
 open card or the talon, the stock from the top), so a history of actions replays the whole game and
 serialises. Player actions are the engine's fixed action ids. Parameters are ``players``, ``preset`` and
-every option of the game (``first_dealer`` -1 for "by lot", ``trump_suits`` as letters like "CD"); an
-option parameter equal to the default leaves the preset's value. Utilities are the deal's points.
+every option of the game (-1 for an option's null: ``first_dealer`` by lot, ``bolts`` off...;
+``trump_suits`` as letters like "CD"); an option parameter equal to the default leaves the preset's
+value. Utilities are the deal's points (Bank) or score changes (Thousand).
 
 Information state strings and tensors have perfect recall of what the player saw (its dealt cards, its
 draws, every public action); observation strings and tensors are the current view (docs/rl.md).
@@ -67,8 +68,9 @@ class Spec(Protocol):
 
     def dealing_text(self, chance: Sequence[int], seat: int) -> str: ...
 
-    def resample(self, tracker: Any, seat: int, rng: random.Random) -> list[int]:
-        """Chance outcomes of a deal consistent with what ``seat`` saw (the player actions are kept)."""
+    def resample(self, tracker: Any, seat: int, rng: random.Random) -> tuple[list[int], list[int]]:
+        """Chance outcomes of a deal consistent with what ``seat`` saw, and the player actions on it (the
+        same ids, except cards the seat never saw, such as another seat's gift in Thousand)."""
         ...
 
 
@@ -93,8 +95,8 @@ def options_from_params(options: type[Options], params: dict[str, Any]) -> Optio
         if name not in params or params[name] == default:
             continue
         value = params[name]
-        if default == -1 and value == -1:
-            value = None
+        if value == -1 and "None" in str(options.__dataclass_fields__[name].type):
+            value = None  # -1 stands for null (by lot, no limit, off)
         elif isinstance(base.get(name), list) or name.endswith("suits"):
             value = list(str(value))
         base[name] = value
@@ -187,8 +189,7 @@ class KolodaSpielState(pyspiel.State):  # type: ignore[misc]
         if self.tracker is None:
             raise ValueError("resample_from_infostate is offered once the deal is complete")
         rng = random.Random(int(probability_sampler() * 2**52))
-        chance = self.spec.resample(self.tracker, player_id, rng)
-        actions = [a for _, a in self.tracker.actions]
+        chance, actions = self.spec.resample(self.tracker, player_id, rng)
         state = self._game.new_initial_state()
         for a in chance:
             state.apply_action(a)
@@ -285,3 +286,33 @@ class KolodaBankGame(KolodaSpielGame):
 
 
 pyspiel.register_game(BANK_TYPE, KolodaBankGame)
+
+
+# -- Thousand --------------------------------------------------------------------------------------------
+
+
+def _thousand_params() -> dict[str, Any]:
+    from koloda.thousand.options import ThousandOptions
+
+    return {"players": 3, "preset": "home", **option_params(ThousandOptions)}
+
+
+THOUSAND_TYPE = _game_type("python_koloda_thousand", "koloda Thousand (one deal)", 3, 4, _thousand_params())
+
+
+class KolodaThousandGame(KolodaSpielGame):
+    """``python_koloda_thousand``: one deal of Thousand, seat 0 dealing."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        from koloda.rl.thousand_spiel import ThousandSpec
+        from koloda.thousand.options import ThousandOptions
+
+        params = dict(params or {})
+        players = _check_players(params, 3, 4, "Thousand")
+        options = options_from_params(ThousandOptions, params)
+        assert isinstance(options, ThousandOptions)
+        spec = ThousandSpec(options, players)
+        super().__init__(THOUSAND_TYPE, spec, params, spec.utility_bounds())
+
+
+pyspiel.register_game(THOUSAND_TYPE, KolodaThousandGame)
