@@ -269,3 +269,17 @@ def test_a_broken_bot_does_not_stall_the_table(client: TestClient, monkeypatch: 
         hello(ws)
         frame = until(ws, lambda f: f["v"] >= 3)
     assert frame["type"] == "event" and len(stored_actions(client, made["id"])) >= 3
+
+
+def test_a_thousand_match_ends_with_its_winner_and_score_table(client: TestClient) -> None:
+    bots = [{"kind": "bot", "level": "easy"}] * 3
+    options = {"target": 200, "defender_cap": 190, "threshold_800": 150}
+    made = create(client, game="thousand", players=3, seed=4, options=options, seats=bots)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        hello(ws)
+        over = until(ws, lambda f: f["table"]["over"], limit=5000)
+    scores = over["scores"]
+    assert scores["winner"] is not None and max(over["returns"]) >= 200
+    assert scores["winner"] == over["returns"].index(max(over["returns"]))
+    assert len(scores["ru"]["rows"]) == len(scores["chart"]["series"][0]) - 1 >= 1
+    assert scores["ru"]["winner"] and scores["en"]["winner"].startswith("Winner: Bot")

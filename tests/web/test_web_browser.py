@@ -57,6 +57,14 @@ def test_bank_deal_against_three_bots_by_clicking(server: Server, page: Any) -> 
     for seat in (1, 2, 3):
         page.locator(f'.seat-row[data-seat="{seat}"] .level').select_option("easy")
     page.fill('.seat-row[data-seat="0"] .name', "Аня")
+    page.click("#new-table summary")
+    page.fill("#options", "targt=300")  # a misspelt rule is refused with the reason, no table made
+    page.click("#create")
+    page.wait_for_function("document.getElementById('create-error').textContent.includes('targt')")
+    assert (
+        "target" in page.text_content("#create-error") and httpx.get(server.url + "/api/tables").json() == []
+    )
+    page.fill("#options", "")
     shot(page, "lobby")
     page.click("#create")
     page.wait_for_selector(".seat-link")

@@ -232,10 +232,24 @@ function renderLog(view, game) {
 
 function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
 
+// The engine itemises Bank's bonuses (rules 7.2-7.5) in English; the Russian page says them in Russian.
+const BONUS_RU = [
+  [/^place (\d) on a king$/, "$1-е место, закончил королём"],
+  [/^place (\d) with a run of one suit$/, "$1-е место, закончил четырьмя подряд одной масти"],
+  [/^place (\d)$/, "$1-е место"],
+  [/^went out with four of a kind$/, "закончил четырьмя одного значения"],
+];
+
+function bonusText(what) {
+  if (lang() !== "ru") return what;
+  for (const [pattern, text] of BONUS_RU) if (pattern.test(what)) return what.replace(pattern, text);
+  return what;
+}
+
 function bankTable() {
   const head = [t("deal"), ...names()];
   const rows = msg.scores.results.map((r) => [String(r.number), ...names().map((_, seat) => {
-    const extra = r.bonuses[seat].map(([rule, what, points]) => `${what} ${signed(points)} (${rule})`);
+    const extra = r.bonuses[seat].map(([rule, what, points]) => `${bonusText(what)} ${signed(points)} (${rule})`);
     if (r.penalties[seat]) extra.push(`${t("penalties")} ${signed(-Math.abs(r.penalties[seat]))}`);
     return `${signed(r.scores[seat])} → ${r.totals[seat]}${extra.length ? ` [${extra.join("; ")}]` : ""}`;
   })]);
