@@ -87,18 +87,15 @@ class ThousandAdapter:
         base = ThousandOptions.preset(preset).to_dict()
         base.update(options)
         self.options = ThousandOptions.from_mapping(base)
-        self._gifts: dict[tuple[int, int, int], int] = {}
 
     def new_state(self, seed: int) -> ThousandState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
 
     def _gift_bits(self, s: ThousandState, seat: int) -> int:
-        """Rule G7: the cards this seat gave or received in this deal (cached once both are given)."""
-        key = (id(s._history), s._deal_start, seat)
-        cached = self._gifts.get(key)
-        if cached is not None and s._phase > G.GIVING:
-            return cached
-        mask = 0
+        """Rule G7: the cards this seat gave or received in this deal (the gifts follow the bidding)."""
+        if s._phase == G.BIDDING:
+            return 0
+        mask = found = 0
         decl = s._declarer
         for a in s._history[s._deal_start :]:
             if G.GIVE <= a < G.BOMB:
@@ -106,10 +103,9 @@ class ThousandAdapter:
                 recipient = s._nxt[decl] if k == 0 else s._nxt[s._nxt[decl]]
                 if seat in (decl, recipient):
                     mask |= 1 << (GIFTS + card)
-        if s._phase > G.GIVING:
-            if len(self._gifts) > 4096:
-                self._gifts.clear()
-            self._gifts[key] = mask
+                found += 1
+                if found == 2:
+                    break
         return mask
 
     def encode(self, state: ThousandState, seat: int) -> FloatArray:
