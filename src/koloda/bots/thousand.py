@@ -443,6 +443,8 @@ class WorldSampler:
             return None
         if state.current_player != me or tuple(state.legal_actions()) != tuple(view.legal_actions):
             return None
+        if any(len(state.hand(p)) != view.hand_sizes[p] for p in active):
+            return None  # more known cards placed in a hand than it holds
         return state
 
 
@@ -492,6 +494,26 @@ def _minimax(state: ThousandState, decl: int, seat: int) -> tuple[float, float]:
     return best
 
 
+def greedy_rollout(state: ThousandState, rng: random.Random) -> int:
+    """A playout move that plays like a careless human rather than at random: a follower takes the trick
+    with his cheapest winning card when he can (the last hand always, the second hand half the time) and
+    otherwise throws his cheapest card; leads and the other phases are random. It runs inside sampled
+    worlds only, so it reads the world's trick directly (the hot path of the search)."""
+    legal = state.legal_actions()
+    trick = state._trick
+    if not trick or len(legal) == 1 or rng.random() < 0.1:
+        return legal[rng.randrange(len(legal))]
+    trump = state._trump
+    best = trick[0]
+    for card in trick[1:]:
+        if _beats(card, best, trump):
+            best = card
+    winners = [c for c in legal if c < MARRY and _beats(c, best, trump)]
+    if winners and (len(trick) == 2 or rng.random() < 0.5):
+        return min(winners, key=lambda c: STRENGTH[c] + 10 * (c // 6 == trump))
+    return min(legal, key=lambda c: POINTS[c] if c < MARRY else 99)
+
+
 def make_search_bot(spec: BotSpec, seed: int, options: ThousandOptions | None) -> SearchBot:
     """The ``search`` bot of Thousand: PIMC over sampled worlds for the trick play, exact endgames, and the
     heuristic for the bidding, the talon and the contract (decisions whose worlds random rollouts judge
@@ -505,9 +527,11 @@ def make_search_bot(spec: BotSpec, seed: int, options: ThousandOptions | None) -
         fallback=fallback,
         searchable=lambda view, legal: view.phase == "playing",
         scale=100.0,
+        worlds=20,  # a world serves several playouts: sampling costs about as much as a playout
         iters=spec.iters,
         ms=spec.ms,
         solver=make_solver(spec.endgame),
+        rollout=greedy_rollout,
     )
 
 
