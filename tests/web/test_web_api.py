@@ -283,3 +283,14 @@ def test_a_thousand_match_ends_with_its_winner_and_score_table(client: TestClien
     assert scores["winner"] == over["returns"].index(max(over["returns"]))
     assert len(scores["ru"]["rows"]) == len(scores["chart"]["series"][0]) - 1 >= 1
     assert scores["ru"]["winner"] and scores["en"]["winner"].startswith("Winner: Bot")
+
+
+def test_a_stored_table_that_does_not_replay_is_reported_not_served(client: TestClient) -> None:
+    made = create(client, **TWO_HUMANS)
+    store = hub(client).store
+    store.append_action(made["id"], 1, "AS+AS")  # a corrupt row, as if written by something else
+    hub(client).rooms.clear()  # as after a restart
+    answer = client.get(f"/api/tables/{made['id']}")
+    assert answer.status_code == 500 and answer.json()["error"] == "bad_record"
+    assert "does not replay" in answer.json()["message"]
+    assert stored_actions(client, made["id"]) == ("AS+AS",)  # nothing deleted

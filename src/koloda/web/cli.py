@@ -41,5 +41,7 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(SqlStore(url), bot_delay=args.bot_delay)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"koloda: serving on http://{host}:{args.port}/ (database {url}); Ctrl+C stops", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio", ws_max_size=65_536
+    )
     return 0

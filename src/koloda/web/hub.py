@@ -198,7 +198,10 @@ class Hub:
                     record = self.store.load_table(table_id)
                 except KolodaError:
                     raise WebError("unknown_table", f"no table {table_id}", 404) from None
-                room = self._open(record)
+                try:
+                    room = self._open(record)
+                except KolodaError as exc:  # a record this koloda cannot replay: say so, change nothing
+                    raise WebError("bad_record", f"table {table_id} does not replay: {exc}", 500) from None
                 self.rooms[table_id] = room
                 self._schedule_bot(room)
         return room

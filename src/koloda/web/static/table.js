@@ -170,7 +170,7 @@ function renderHand(view, game, mine) {
       node.dataset.gift = c;
       if (selected === c) node.classList.add("selected");
       node.addEventListener("click", () => { selected = c; render(); });
-    } else if (mine) {
+    } else if (mine && Object.keys(byCard).length) {
       node.classList.add("dim");
     }
     return node;
@@ -204,7 +204,7 @@ function thousandActions(view, others, box, giving) {
     const select = el("select", { id: "bid-value", "aria-label": t("bid") },
       numbers.map(([id, text]) => el("option", { value: id }, text)));
     box.append(select, el("button", { class: "act", type: "button", id: "bid-button", onclick: () => send(Number(select.value)) },
-      view.phase === "contract" ? t("contract") : t("bid")));
+      view.phase === "contract" ? t("setContract") : t("bid")));
   }
   for (const [id, text] of others) {
     if (/^\d+$/.test(text)) continue;
