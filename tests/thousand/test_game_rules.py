@@ -509,6 +509,37 @@ def test_g12_must_beat_the_winning_card() -> None:
     assert legal_texts(state) == ["9S", "10S", "JS", "QS", "KS"]
 
 
+# Seat 0 holds every club; seats 1 and 2 have none, so a club led by seat 0 is trumped (hearts, declared
+# by seat 1) by both. Seat 2 holds AH and 9H around seat 1's QH.
+OVER_TRUMP = {
+    "dealer": 0,
+    "hands": ["AC 10C KC QC JC 9C AD", "KH QH 9D JD AS 10S KS", "AH 10H 9H 10D QS JS 9S"],
+    "talon": "JH KD QD",
+}
+
+
+@pytest.mark.parametrize(
+    ("rule", "allowed"), [("no", ["9H", "AH"]), ("led", ["9H", "AH"]), ("winning", ["AH"])]
+)
+def test_g12_over_trump_under_the_winning_reading(rule: str, allowed: list[str]) -> None:
+    options = ThousandOptions(must_beat=rule, marriage_needs_trick=False)  # type: ignore[arg-type]
+    state = declared_to(OVER_TRUMP, ["pass", "pass", "KD>1", "QD>2", "100"], options)
+    play(state, "KH+", "10H", "JC")  # hearts are trump; seat 2's 10H takes the KH
+    play(state, "10D", "AD", "9D")  # seat 0 takes the trick and leads the clubs
+    play(state, "AC")
+    assert legal_texts(state) == ["JH", "QH"]  # seat 1: void in clubs, must trump (G11); both beat the AC
+    play(state, "QH")
+    # seat 2: void, must trump; under "winning" the trump must beat the QH that wins the trick so far, while
+    # under "led" any trump beats the club led
+    assert state.current_player == 2 and legal_texts(state) == allowed
+    if rule == "winning":
+        with pytest.raises(IllegalActionError, match="must beat"):
+            state.apply(parse_action("9H"))
+        assert legal_texts(state) == allowed  # the refusal changed nothing
+    play(state, "AH")
+    assert observe(state, 2).tricks[-1].winner == 2
+
+
 # --- G13 --------------------------------------------------------------------------------------------------
 
 
