@@ -343,3 +343,40 @@ def test_observation_while_trumps_are_chosen_in_turn() -> None:
     assert view.phase == "choose-trump" and view.hand == () and view.trump_suits == ("-", "C")
     assert view.legal_actions == tuple(state.legal_actions()) and observe(state, 1).legal_actions == ()
     assert json.loads(json.dumps(view.to_json()))["history"] == [[1, "trump C"]]
+
+
+# -- hidden information ---------------------------------------------------------------------------------
+
+
+def _drawn_position(stock: list[str], seven: str = "skip") -> BankState:
+    """Seat 0 moves first (the 7H is one lower than the open 8H) and lays the 7H; nobody can cover it."""
+    layout = {"hands": [["AS", "7H"], ["KC", "QS"]], "open": "8H", "stock": stock, "dealer": 1}
+    return from_deal(layout, BankOptions(trumps="none", seven=seven))  # type: ignore[arg-type]
+
+
+def test_observe_hides_drawn_cards_and_the_stock() -> None:
+    # rule 4.9: a drawn card joins the drawer's hand face down; the others see only that he drew
+    a, b = _drawn_position(["QD", "JC", "10S"]), _drawn_position(["10S", "JC", "QD"])
+    for state in (a, b):
+        state.apply(parse_action("7H"))  # the 7 skips seat 1 (rule 4.8); seat 0 must cover it
+        state.apply(DRAW)
+    assert a.hand(0) != b.hand(0)  # QD drawn in one, 10S in the other
+    assert observe(a, 1) == observe(b, 1)  # seat 1 cannot tell them apart
+    view = observe(a, 1).to_json()
+    assert view["hand_counts"] == [2, 2] and view["stock_size"] == 2 and view["history"][-1] == [0, "draw"]
+    assert "QD" in observe(a, 0).hand
+    for seat in (0, 1):
+        text = json.dumps(observe(a, seat).to_json())
+        assert "JC" not in text and "10S" not in text  # the stock is never shown
+        if seat == 1:
+            assert "QD" not in text
+
+
+def test_observe_hides_the_card_drawn_by_a_seven() -> None:
+    # rule 4.8 draw-and-move: the engine draws for seat 1, which must not show the card to seat 0
+    a, b = _drawn_position(["QD", "JC"], "draw-and-move"), _drawn_position(["JC", "QD"], "draw-and-move")
+    for state in (a, b):
+        state.apply(parse_action("7H"))
+        assert state.current_player == 1 and state.hands[1].bit_count() == 3
+    assert a.hand(1) != b.hand(1) and observe(a, 0) == observe(b, 0)
+    assert "QD" not in json.dumps(observe(a, 0).to_json()) and "QD" in observe(a, 1).hand
