@@ -24,22 +24,25 @@ from koloda.bank.options import BankOptions
 from koloda.bank.state import CHOOSE, NORMAL, OVER, BankState, new_game
 from koloda.rl.core import FloatArray, Rewards, bits, check_players, check_rewards
 
-#: Offsets of the blocks of the observation vector (docs/rl.md has the table).
+#: Offsets of the blocks of the observation vector (docs/rl.md has the table). The blocks that change
+#: with every move come first (one unpacking writes them), those that change only on a capture, a seat
+#: going out or a new deal after them (cached).
 HAND = 0  # 36: the observer's hand
 BANK = 36  # 36: the cards in the bank (face up)
 TO_COVER = 72  # 36: the card the next move must cover (none on a free lead)
-CAPTURED = 108  # 4 x 36: the cards each seat has captured (public)
-OUT = 252  # 4: seats that went out
-ACTIVE = 256  # 4: seats dealt into this deal
-TOP_OWNER = 260  # 4: who laid the bank's top card
-TO_MOVE = 264  # 4: the seat to act
-TRUMP = 268  # 4 seats x 4 suits: the suit is trump for that seat
-SENIOR = 284  # 4 seats x 4 suits: the suit is the senior trump (set-up 5)
-PHASE = 300  # 5: move, after-draw, extra-move, over, choose-trump
-OPENING = 305  # 1: the open card is still to be covered (rule 4.2)
-SEVEN_ON_TOP = 306  # 1: a 7 lies on top (rule 4.8)
-FOUR_KINGS = 307  # 1: four kings lie on top (rule 5.4)
-FREE_LEAD = 308  # 1: the next move is a free lead (rule 5.3)
+TOP_OWNER = 108  # 4: who laid the bank's top card
+TO_MOVE = 112  # 4: the seat to act
+PHASE = 116  # 5: move, after-draw, extra-move, over, choose-trump
+OPENING = 121  # 1: the open card is still to be covered (rule 4.2)
+SEVEN_ON_TOP = 122  # 1: a 7 lies on top (rule 4.8)
+FOUR_KINGS = 123  # 1: four kings lie on top (rule 5.4)
+FREE_LEAD = 124  # 1: the next move is a free lead (rule 5.3)
+N_MOVING = 125
+CAPTURED = 125  # 4 x 36: the cards each seat has captured (public)
+OUT = 269  # 4: seats that went out
+ACTIVE = 273  # 4: seats dealt into this deal
+TRUMP = 277  # 4 seats x 4 suits: the suit is trump for that seat
+SENIOR = 293  # 4 seats x 4 suits: the suit is the senior trump (set-up 5)
 N_BITS = 309
 HAND_COUNTS = 309  # 4: cards in each hand / 36
 STOCK_SIZE = 313  # 1: cards in the stock / 36
@@ -106,15 +109,29 @@ class BankAdapter:
         base.update(options)
         self.options = BankOptions.from_mapping(base)
         self.options.check_players(players)
-        self._table_cache: dict[tuple[int, ...], tuple[int, list[float]]] = {}
+        self._table_cache: dict[tuple[Any, ...], FloatArray] = {}
         self._trumps: dict[tuple[Any, ...], int] = {}
 
     def new_state(self, seed: int) -> BankState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
 
     def encode(self, state: BankState, seat: int) -> FloatArray:
-        phase, bank, target = state.phase, state.bank, state.target
+        # the blocks that change only on a capture, a seat going out or a new deal come from a cached
+        # vector (incremental encoding); the key holds everything they depend on, by value (states are
+        # copied and reused, so never by identity)
+        phase = state.phase
+        key = (seat, state.trump_suits, state.active, *state.out, *state.captured, *state.totals)
+        if phase == CHOOSE:
+            key += tuple(state._chosen)
+        base = self._table_cache.get(key)
+        if base is None:
+            if len(self._table_cache) > 4096:
+                self._table_cache.clear()
+            base = self._table_cache[key] = self._table(state, seat)
+        out = base.copy()
+        bank, target = state.bank, state.target
         over = phase == OVER
+        n = state.n
         flags = state.hands[seat] | 1 << (PHASE + phase)
         for c in bank:
             flags |= _BANK_BIT[c]
@@ -129,47 +146,38 @@ class BankAdapter:
             if bank[-1] % 9 == T.SEVEN:
                 flags |= 1 << SEVEN_ON_TOP
             if state.top_owner >= 0:
-                flags |= 1 << (TOP_OWNER + (state.top_owner - seat) % state.n)
+                flags |= 1 << (TOP_OWNER + (state.top_owner - seat) % n)
         if state.four_kings:
             flags |= 1 << FOUR_KINGS
         if not over:
-            flags |= 1 << (TO_MOVE + (state.cur - seat) % state.n)
-        # what changes only on a capture, a seat going out or a new deal is cached (incremental encoding)
-        key = (seat, state.deal_no, state.n_in, *state.captured, *state.totals)
-        if phase == CHOOSE:
-            key += tuple(state._chosen)
-        table = self._table_cache.get(key)
-        if table is None:
-            if len(self._table_cache) > 4096:
-                self._table_cache.clear()
-            table = self._table_cache[key] = self._table(state, seat)
-        out = np.empty(OBS_SIZE, np.float32)
-        out[:N_BITS] = bits(flags | table[0], N_BITS)
-        scalars = table[1]
+            flags |= 1 << (TO_MOVE + (state.cur - seat) % n)
+        out[:N_MOVING] = bits(flags, N_MOVING)
         hands = state.hands
-        for r, q in enumerate(_REL[state.n][seat]):
-            scalars[r] = hands[q].bit_count() / 36
-        scalars[4] = len(state.stock) / 36
-        out[N_BITS:] = scalars
+        counts = [0.0] * 5
+        for r, q in enumerate(_REL[n][seat]):
+            counts[r] = hands[q].bit_count() / 36
+        counts[4] = len(state.stock) / 36
+        out[HAND_COUNTS : STOCK_SIZE + 1] = counts
         return out
 
-    def _table(self, state: BankState, seat: int) -> tuple[int, list[float]]:
-        """The flags and scalars that change only on a capture, a seat going out or a new deal."""
+    def _table(self, state: BankState, seat: int) -> FloatArray:
+        """The vector with only the blocks that change on a capture, a seat going out or a new deal."""
         trump_key = (state.trump_suits, tuple(state._chosen), seat)
         flags = self._trumps.get(trump_key)
         if flags is None:
             flags = self._trumps[trump_key] = _trump_bits(state, seat)
-        scalars = [0.0] * 13
         scale = state.opts.target
+        out = np.zeros(OBS_SIZE, np.float32)
         for r, q in enumerate(_REL[state.n][seat]):
             flags |= state.captured[q] << _CAPTURED_SHIFT[r]
             if state.out[q]:
                 flags |= 1 << (OUT + r)
             if q in state.active:
                 flags |= 1 << (ACTIVE + r)
-            scalars[5 + r] = state.captured_pts[q] / 124
-            scalars[9 + r] = min(10.0, max(-10.0, state.totals[q] / scale))
-        return flags, scalars
+            out[CAPTURED_POINTS + r] = state.captured_pts[q] / 124
+            out[TOTALS + r] = min(10.0, max(-10.0, state.totals[q] / scale))
+        out[N_MOVING:N_BITS] = bits(flags >> N_MOVING, N_BITS - N_MOVING)
+        return out
 
     def deals_done(self, state: BankState) -> int:
         return len(state.results)
