@@ -144,6 +144,10 @@ def test_thousand_deal_bidding_talon_gifts_tricks_and_a_reload(server: Server, p
     rows = page.locator("#scores table tbody tr")
     assert rows.count() >= 1 and rows.first.locator("td").nth(1).text_content().startswith("Аня")
     shot(page, "thousand-after-deal")
+    page.set_viewport_size(PHONE)  # the same table on a phone: nothing wider than the screen
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "phone-thousand")
 
 
 def seed_table() -> list[list[str]]:

@@ -20,7 +20,7 @@ const WORDS = {
     sitting: "Сидит на прикупе", level: "Уровень", easy: "лёгкий", medium: "средний", hard: "сильный",
     draw: "взять", deals: "конов", noMoves: "Ждём других игроков…", phase: "Фаза", error: "Ошибка",
     line800: "линия", barrel: "бочка", target: "цель", seatWord: "Место", play: "Играть", pickGift: "Выберите карту, которую отдать",
-    giftsGiven: "Отдано", score: "Очки", bankGame: "Банк", thousandGame: "Тысяча", home: "Лобби", cardsWord: "карт", dealerWord: "сдаёт", setContract: "Объявить игру", banki: "Банки", newBanki: "Новая игра в банки", games: "Игры", enter: "Записать", undoEvent: "Отменить",
+    giftsGiven: "Отдано", score: "Очки", bankGame: "Банк", thousandGame: "Тысяча", home: "Лобби", cardsWord: "карт", dealerWord: "сдаёт", setContract: "Объявить игру", tricksWord: "Взяток", banki: "Банки", newBanki: "Новая игра в банки", games: "Игры", enter: "Записать", undoEvent: "Отменить",
   },
   en: {
     lobby: "Lobby", sheet: "Thousand score sheet", newTable: "New table", game: "Game", players: "Players",
@@ -40,7 +40,7 @@ const WORDS = {
     sitting: "Sitting out", level: "Level", easy: "easy", medium: "medium", hard: "hard",
     draw: "draw", deals: "deals", noMoves: "Waiting for the others…", phase: "Phase", error: "Error",
     line800: "line", barrel: "barrel", target: "target", seatWord: "Seat", play: "Play", pickGift: "Pick a card to give",
-    giftsGiven: "Given", score: "Score", bankGame: "Bank", thousandGame: "Thousand", home: "Lobby", cardsWord: "cards", dealerWord: "deals", setContract: "Set the contract", banki: "Banki", newBanki: "New game of banki", games: "Games", enter: "Enter", undoEvent: "Undo",
+    giftsGiven: "Given", score: "Score", bankGame: "Bank", thousandGame: "Thousand", home: "Lobby", cardsWord: "cards", dealerWord: "deals", setContract: "Set the contract", tricksWord: "Tricks", banki: "Banki", newBanki: "New game of banki", games: "Games", enter: "Enter", undoEvent: "Undo",
   },
 };
 

@@ -83,7 +83,7 @@ function renderSeats(view, game) {
   document.getElementById("seats").replaceChildren(...msg.table.seats.map((seat, i) => {
     const facts = [`${t("cardsWord")}: ${counts[i]}`, `${t("score")}: ${totals[i]}`];
     if (game === "bank") facts.push(`${t("captured")}: ${view.captured_points[i]}`);
-    else facts.push(`${t("trick")}: ${view.tricks_won[i]}`);
+    else facts.push(`${t("tricksWord")}: ${view.tricks_won[i]}`);
     const tags = [];
     if (i === view.dealer) tags.push(`· ${t("dealerWord")}`);
     if (seat.bot) tags.push(`· ${t("bot")} ${t(seat.bot)}`);
