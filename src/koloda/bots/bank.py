@@ -368,7 +368,7 @@ def make_search_bot(spec: BotSpec, seed: int, options: BankOptions | None) -> Se
         fallback=BankHeuristicBot(seed, options=opts),
         searchable=lambda obs, legal: legal[0] < T.DRAW,
         scale=40.0,
-        worlds=30,
+        worlds=10,
         iters=spec.iters,
         ms=spec.ms,
     )
