@@ -92,6 +92,8 @@ def test_replay_command_prints_the_result(tmp_path: Path, capsys: pytest.Capture
         ("{not json", "not valid JSON"),
         ('{"game": "bank", "players": 3, "seed": 1, "actions": ["ZZ"]}', "action 1 'ZZ'"),
         ('{"game": "thousand", "players": 3, "seed": 1, "actions": []}', "not of 'bank'"),
+        ('{"game": "bank", "players": 9, "seed": 1, "actions": []}', "2-4 players, not 9"),
+        ('{"game": "bank", "players": 2, "seed": 1, "options": {"sevn": "skip"}, "actions": []}', "'sevn'"),
     ],
 )
 def test_replay_command_rejects_bad_records(
@@ -102,3 +104,4 @@ def test_replay_command_rejects_bad_records(
     assert main(["bank", "replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    assert err.startswith(f"koloda: error: {path}: ")  # the message names the file

@@ -123,6 +123,12 @@ def test_replay_bad_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["thousand", "replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "action 4 'AS' does not replay" in err and "Traceback" not in err
+    assert f"{bad}: action 4" in err  # the message names the file
+    record["options"] = {"must_beat": "always"}
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["thousand", "replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}: bad options in the record: option 'must_beat'" in err and "Traceback" not in err
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")
     assert main(["thousand", "replay", str(broken)]) == 2

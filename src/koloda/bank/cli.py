@@ -13,7 +13,7 @@ from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, DealResult, action_text, new_game, replay
 from koloda.bots import RandomBot
 from koloda.cards import Card
-from koloda.errors import IllegalActionError, KolodaError
+from koloda.errors import IllegalActionError, KolodaError, RecordError
 from koloda.game import GameRecord
 from koloda.term import (
     LANGS,
@@ -287,7 +287,10 @@ def _simulate_command(args: argparse.Namespace) -> int:
 
 def _replay_command(args: argparse.Namespace) -> int:
     record = GameRecord.load(args.file, game="bank")
-    state = replay(record)
+    try:
+        state = replay(record)
+    except KolodaError as exc:  # bad options, players or actions: say which file holds them
+        raise RecordError(f"{args.file}: {exc}") from None
     lang: Lang = args.lang
     print(replay_summary(state, lang))
     return 0

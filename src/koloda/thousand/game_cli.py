@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from koloda.cards import Card
-from koloda.errors import KolodaError
+from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
 from koloda.term import LANGS, Lang, Progress, Quit, Read, Write, ask, card_text, cards_line, say
 from koloda.thousand.game import (
@@ -366,7 +366,10 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     record = GameRecord.load(args.file, game="thousand")
-    state = replay(record)
+    try:
+        state = replay(record)
+    except KolodaError as exc:  # bad options, players or actions: say which file holds them
+        raise RecordError(f"{args.file}: {exc}") from None
     lang: Lang = args.lang
     names = [say(lang, f"Игрок {s + 1}", f"Player {s + 1}") for s in range(state.players)]
     scored = ScoredGame(tuple(Player(n, "m") for n in names), state.book)
