@@ -171,6 +171,10 @@ def test_file_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert status == 2 and "the score file is empty" in err
     status, _, err = run(capsys, str(write(tmp_path, HEADER)), "--option", "rounding=up")
     assert status == 2 and "option 'rounding' must be" in err
+    # a bad --option is the command line's fault, not the file's first line
+    assert "with the options given: option 'rounding'" in err and "line 1" not in err
+    status, _, err = run(capsys, str(write(tmp_path, HEADER)), "--option", "roundin=home")
+    assert status == 2 and "with the options given: unknown option 'roundin'" in err
 
 
 def test_real_process_no_traceback(tmp_path: Path) -> None:

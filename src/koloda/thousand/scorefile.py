@@ -34,6 +34,10 @@ class ScoreFileError(KolodaError):
     """A score file line that cannot be read or scored; the message names the line."""
 
 
+class _AssignmentError(ScoreFileError):
+    """An ``--option key=value`` that cannot be applied to the file's options."""
+
+
 @dataclass(frozen=True)
 class Player:
     """A player's name and the grammatical gender used in Russian ('выполнил'/'выполнила')."""
@@ -120,6 +124,8 @@ def parse_score_file(text: str, *, preset: str | None = None, assignments: Itera
                 game.book.apply(deal_from_json(data, game.players, game.book))
         except json.JSONDecodeError as exc:
             raise ScoreFileError(f"line {number}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        except _AssignmentError as exc:  # the command line's fault, not the file's line
+            raise ScoreFileError(f"with the options given: {exc}") from None
         except KolodaError as exc:
             raise ScoreFileError(f"line {number}: {exc}") from None
     if game is None:
@@ -139,7 +145,11 @@ def _header(data: Any, preset: str | None, assignments: Iterable[str]) -> Scored
     file_options = data.get("options", {})
     if not isinstance(file_options, dict):
         raise ScoreFileError(f"options must be an object, not {file_options!r}")
-    options = options.replace(**file_options).with_assignments(assignments)
+    options = options.replace(**file_options)
+    try:
+        options = options.with_assignments(assignments)
+    except KolodaError as exc:
+        raise _AssignmentError(str(exc)) from None
     return ScoredGame(players, ScoreBook(options, len(players)))
 
 
