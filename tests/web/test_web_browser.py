@@ -12,6 +12,8 @@ import httpx
 import pytest
 from web_helpers import Server, shot
 
+from koloda.bank import new_game
+
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
@@ -41,6 +43,12 @@ def click_and_wait(page: Any, selector: str) -> None:
         "v => document.body.dataset.v !== v || document.body.dataset.lastError", arg=before, timeout=STEP_MS
     )
     assert not page.evaluate("document.body.dataset.lastError"), page.text_content("#error")
+
+
+def play_first_legal(page: Any) -> None:
+    """Click the first legal card, or else the first action button."""
+    cards = page.locator(".hand .card.legal[data-action]").count()
+    click_and_wait(page, ".hand .card.legal[data-action]" if cards else "#actions button[data-action]")
 
 
 def wait_turn_or(page: Any, condition: str) -> bool:
@@ -259,3 +267,32 @@ def test_phone_screen_and_language_switch(server: Server, browser: Any) -> None:
         shot(page, "phone-table")
     finally:
         context.close()
+
+
+def test_join_a_free_seat_from_the_lobby_and_survive_a_server_restart(server: Server, page: Any) -> None:
+    first = new_game(players=2, seed=2).current_player  # the newcomer takes the seat that moves first
+    assert first is not None
+    seats: list[dict[str, str]] = [{"kind": "human"}, {"kind": "human"}]
+    made = httpx.post(
+        server.url + "/api/tables", json={"game": "bank", "players": 2, "seed": 2, "seats": seats}
+    )
+    assert made.status_code == 201
+    page.on("dialog", lambda dialog: dialog.accept("Боря"))  # the lobby asks the newcomer's name
+    page.goto(server.url + "/")
+    page.click(f'button.join[data-seat="{first}"]')
+    page.wait_for_selector("body[data-v]")
+    assert "token=" in page.url and page.evaluate("document.body.dataset.connected") == "1"
+    assert "Боря" in page.text_content(f'.seat[data-seat="{first}"]')
+    before = hand(page)
+    server.kill()  # the server dies under the page; the page says so and keeps trying
+    page.wait_for_function("document.body.dataset.connected === '0'", timeout=STEP_MS)
+    server.start()
+    page.wait_for_function("document.body.dataset.connected === '1'", timeout=STEP_MS)
+    assert hand(page) == before and page.evaluate("document.body.dataset.myturn") == "1"
+    cards = page.locator(".hand .card.legal[data-action]")
+    click_and_wait(
+        page, ".hand .card.legal[data-action]" if cards.count() else "#actions button[data-action]"
+    )
+    assert version(page) == "1"  # and play goes on
+    lobby = httpx.get(server.url + "/api/tables").json()[0]
+    assert lobby["seats"][first] == {"name": "Боря", "bot": None, "taken": True}
