@@ -162,6 +162,10 @@ def test_nothing_is_legal_once_over() -> None:
         ({"two_trumps_cover": "free"}, r"applies only to trumps 'two'"),
         ({"variant2": "split"}, r"needs penalty 'variant2'"),
         ({"penalty": "none", "penalty_who": "loser"}, r"no effect with penalty 'none'"),
+        ({"penalty_fixed": 40}, r"'penalty_fixed' needs penalty 'variant2'"),
+        ({"penalty": "variant2", "variant2": "per-card", "penalty_fixed": 40}, r"'fixed' or 'split'"),
+        ({"penalty_per_card": 6}, r"'penalty_per_card' needs penalty 'variant2'"),
+        ({"penalty": "variant2", "penalty_per_card": 6}, r"'per-card' or 'split'"),
         ({"max_deals": 0}, r"'max_deals' must be at least 1"),
         ({"target": 0}, r"'target' must be a positive"),
         ({"first_dealer": 4}, r"'first_dealer' must be a seat"),
@@ -325,7 +329,14 @@ if __name__ == "__main__":
 
 def test_command_line_assignments_reach_every_kind_of_option() -> None:
     opts = BankOptions().with_assignments(
-        ["trumps=two", "trump_suits=H,D", "first_dealer=1", "run_extra_move=yes", "penalty_fixed=40"]
+        [
+            "trumps=two",
+            "trump_suits=H,D",
+            "first_dealer=1",
+            "run_extra_move=yes",
+            "penalty=variant2",
+            "penalty_fixed=40",
+        ]
     )
     assert opts.trump_suits == ("H", "D") and opts.first_dealer == 1 and opts.run_extra_move
     assert (

@@ -137,6 +137,16 @@ class BankOptions(Options):
             raise OptionsError("option 'two_trumps_cover' applies only to trumps 'two' (rule 3.3)")
         if self.variant2 != "fixed" and self.penalty != "variant2":
             raise OptionsError(f"option 'variant2' = {self.variant2!r} needs penalty 'variant2' (rule 7.7)")
+        # rule 7.7: an amount that the chosen penalty never adds would be silently ignored
+        if self.penalty_fixed != 31 and (self.penalty != "variant2" or self.variant2 == "per-card"):
+            raise OptionsError(
+                "option 'penalty_fixed' needs penalty 'variant2' with variant2 'fixed' or 'split' (rule 7.7)"
+            )
+        if self.penalty_per_card != 3 and (self.penalty != "variant2" or self.variant2 == "fixed"):
+            raise OptionsError(
+                "option 'penalty_per_card' needs penalty 'variant2' with variant2 'per-card' or 'split'"
+                " (rule 7.7)"
+            )
         if self.penalty_who != "holders" and self.penalty == "none":
             raise OptionsError("option 'penalty_who' has no effect with penalty 'none' (rule 7.8)")
 
