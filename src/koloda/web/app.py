@@ -21,7 +21,6 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from koloda.errors import KolodaError
 from koloda.web import banki, sheets
 from koloda.web.bots import LEVELS
 from koloda.web.games import GAMES
@@ -258,7 +257,7 @@ async def _play(hub: Hub, websocket: WebSocket) -> None:
         await websocket.send_json(message)
 
     try:
-        room = await hub.room(_path_int(websocket.path_params["id"]))
+        room = await hub.room(_int(websocket.path_params["id"], "table"))
         hello = await _receive(websocket)
         if hello["type"] != "hello":
             raise WebError(
@@ -304,10 +303,3 @@ async def _handle(hub: Hub, room: Room, client: Client, message: dict[str, Any])
         await client.send({"type": "pong", "v": room.version})
     else:
         raise WebError("bad_message", f"unknown message type {kind!r}; types: act, sync, ping")
-
-
-def _path_int(text: str) -> int:
-    try:
-        return _int(text, "table")
-    except KolodaError as exc:
-        raise WebError("unknown_table", str(exc), 404) from None

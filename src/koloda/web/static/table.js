@@ -165,6 +165,7 @@ function renderHand(view, game, mine) {
       node.setAttribute("role", "button");
       node.tabIndex = 0;
       node.addEventListener("click", () => send(id));
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(id); } });
     } else if (giving && giftCards.has(c)) {
       node.classList.add("legal");
       node.dataset.gift = c;
