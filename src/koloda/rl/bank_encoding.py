@@ -22,7 +22,7 @@ from koloda.bank import tables as T
 from koloda.bank.observe import observe
 from koloda.bank.options import BankOptions
 from koloda.bank.state import CHOOSE, NORMAL, OVER, BankState, new_game
-from koloda.rl.core import FloatArray, Rewards, bits, check_players, check_rewards
+from koloda.rl.core import FloatArray, Rewards, check_players, check_rewards, vector
 
 #: Offsets of the blocks of the observation vector (docs/rl.md has the table). The blocks that change
 #: with every move come first (one unpacking writes them), those that change only on a capture, a seat
@@ -109,30 +109,27 @@ class BankAdapter:
         base.update(options)
         self.options = BankOptions.from_mapping(base)
         self.options.check_players(players)
-        self._table_cache: dict[tuple[Any, ...], FloatArray] = {}
-        self._trumps: dict[tuple[Any, ...], int] = {}
+        self._table_cache: dict[tuple[Any, ...], tuple[int, list[float]]] = {}
 
     def new_state(self, seed: int) -> BankState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
 
     def encode(self, state: BankState, seat: int) -> FloatArray:
-        # the blocks that change only on a capture, a seat going out or a new deal come from a cached
-        # vector (incremental encoding); the key holds everything they depend on, by value (states are
-        # copied and reused, so never by identity)
         phase = state.phase
+        # the blocks that change only on a capture, a seat going out or a new deal are cached; the key
+        # holds everything they depend on, by value (states are copied and reused, never by identity)
         key = (seat, state.trump_suits, state.active, *state.out, *state.captured, *state.totals)
         if phase == CHOOSE:
             key += tuple(state._chosen)
-        base = self._table_cache.get(key)
-        if base is None:
+        table = self._table_cache.get(key)
+        if table is None:
             if len(self._table_cache) > 4096:
                 self._table_cache.clear()
-            base = self._table_cache[key] = self._table(state, seat)
-        out = base.copy()
+            table = self._table_cache[key] = self._table(state, seat)
         bank, target = state.bank, state.target
         over = phase == OVER
         n = state.n
-        flags = state.hands[seat] | 1 << (PHASE + phase)
+        flags = state.hands[seat] | 1 << (PHASE + phase) | table[0]
         for c in bank:
             flags |= _BANK_BIT[c]
         if target >= 0:
@@ -151,33 +148,26 @@ class BankAdapter:
             flags |= 1 << FOUR_KINGS
         if not over:
             flags |= 1 << (TO_MOVE + (state.cur - seat) % n)
-        out[:N_MOVING] = bits(flags, N_MOVING)
         hands = state.hands
-        counts = [0.0] * 5
+        scalars = [0.0, 0.0, 0.0, 0.0, len(state.stock) / 36, *table[1]]
         for r, q in enumerate(_REL[n][seat]):
-            counts[r] = hands[q].bit_count() / 36
-        counts[4] = len(state.stock) / 36
-        out[HAND_COUNTS : STOCK_SIZE + 1] = counts
-        return out
+            scalars[r] = hands[q].bit_count() / 36
+        return vector(flags, N_BITS, scalars)
 
-    def _table(self, state: BankState, seat: int) -> FloatArray:
-        """The vector with only the blocks that change on a capture, a seat going out or a new deal."""
-        trump_key = (state.trump_suits, tuple(state._chosen), seat)
-        flags = self._trumps.get(trump_key)
-        if flags is None:
-            flags = self._trumps[trump_key] = _trump_bits(state, seat)
+    def _table(self, state: BankState, seat: int) -> tuple[int, list[float]]:
+        """The flags and scalars that change only on a capture, a seat going out or a new deal."""
+        flags = _trump_bits(state, seat)
         scale = state.opts.target
-        out = np.zeros(OBS_SIZE, np.float32)
+        scalars = [0.0] * 8
         for r, q in enumerate(_REL[state.n][seat]):
             flags |= state.captured[q] << _CAPTURED_SHIFT[r]
             if state.out[q]:
                 flags |= 1 << (OUT + r)
             if q in state.active:
                 flags |= 1 << (ACTIVE + r)
-            out[CAPTURED_POINTS + r] = state.captured_pts[q] / 124
-            out[TOTALS + r] = min(10.0, max(-10.0, state.totals[q] / scale))
-        out[N_MOVING:N_BITS] = bits(flags >> N_MOVING, N_BITS - N_MOVING)
-        return out
+            scalars[r] = state.captured_pts[q] / 124
+            scalars[4 + r] = min(10.0, max(-10.0, state.totals[q] / scale))
+        return flags, scalars
 
     def deals_done(self, state: BankState) -> int:
         return len(state.results)

@@ -229,7 +229,7 @@ class KolodaObserver:
 
 
 #: Upper bounds of player actions in one deal (docs/rl.md derives them).
-MAX_LENGTH = {"python_koloda_bank": 400, "python_koloda_thousand": 120}
+MAX_LENGTH = {"python_koloda_bank": 400, "python_koloda_thousand": 130}
 
 
 def _game_type(short: str, long: str, low: int, high: int, params: dict[str, Any]) -> Any:

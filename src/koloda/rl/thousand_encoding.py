@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from koloda.rl.core import FloatArray, Rewards, bits, check_players, check_rewards
+from koloda.rl.core import FloatArray, Rewards, check_players, check_rewards, vector
 from koloda.thousand import game as G
 from koloda.thousand.game import ThousandState, new_game, observe
 from koloda.thousand.options import ThousandOptions
@@ -148,9 +148,7 @@ class ThousandAdapter:
                 flags |= 1 << (PASSED + where[q])
         if phase == G.OVER and s._results and s._results[-1][0].bomb:
             flags |= 1 << BOMB
-        out = np.zeros(OBS_SIZE, np.float32)
-        out[:N_BITS] = bits(flags, N_BITS)
-        scalars = [0.0] * (SPARE - HIGH_BID)
+        scalars = [0.0] * (OBS_SIZE - N_BITS)
         scalars[0] = s._high_bid / 300
         scalars[1] = s._bid / 300
         totals = s._book.totals
@@ -160,8 +158,7 @@ class ThousandAdapter:
             scalars[10 + r] = hands[q].bit_count() / 10
             scalars[14 + r] = min(10.0, max(-10.0, totals[q] / 1000))
         scalars[18] = o.target / 1000
-        out[N_BITS:SPARE] = scalars
-        return out
+        return vector(flags, N_BITS, scalars)
 
     def deals_done(self, state: ThousandState) -> int:
         return len(state._results)
