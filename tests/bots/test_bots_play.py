@@ -54,9 +54,9 @@ def test_bank_bots_play_every_preset(preset: str) -> None:
 @pytest.mark.parametrize("preset", sorted(ThousandOptions.PRESETS))
 def test_thousand_bots_play_every_preset(preset: str) -> None:
     # at least the bidding, the talon and a contract or a bomb in every deal
-    assert _deals("thousand", preset, "heuristic", 400, 1) > 400 * 5
-    assert _deals("thousand", preset, "easy", 200, 2) > 200 * 5
-    assert _deals("thousand", preset, "random", 200, 3) > 200 * 5
+    assert _deals("thousand", preset, "heuristic", 300, 1) > 300 * 5
+    assert _deals("thousand", preset, "easy", 120, 2) > 120 * 5
+    assert _deals("thousand", preset, "random", 120, 3) > 120 * 5
     assert _deals("thousand", preset, "search:iters=6", 2, 4) > 0
 
 

@@ -30,7 +30,7 @@ KINDS = ("random", "heuristic", "search")
 LEVELS: dict[str, str] = {
     "easy": "heuristic:noise=0.3",
     "medium": "heuristic",
-    "hard": "search:iters=100",
+    "hard": "search:iters=50",
 }
 
 
