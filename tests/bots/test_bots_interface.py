@@ -121,3 +121,13 @@ def test_hidden_cards_do_not_change_a_choice(spec: str) -> None:
             if isinstance(bot, SearchBot):
                 assert bot.last_iterations == 60  # the search ran on sampled worlds, not the fallback
         assert len(choices) == 1, (game, spec)
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    first, _, seat = _thousand_pair()
+    view = thousand_observe(first, seat)  # type: ignore[arg-type]
+    legal = first.legal_actions()  # type: ignore[attr-defined]
+    bot = make_bot("thousand", "search:ms=30:iters=100000", 1)
+    assert isinstance(bot, SearchBot)
+    assert bot.choose(view, legal) in legal
+    assert 0 < bot.last_iterations < 100000  # the clock, not the playout count, ended it
