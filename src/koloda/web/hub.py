@@ -247,12 +247,12 @@ class Hub:
         room = await self.room(table_id)
         if type(seat) is not int or not 0 <= seat < room.record.players:
             raise WebError("bad_seat", f"no seat {seat!r} at table {room.record.id}")
-        record = room.record.seats[seat]
-        if record.bot is not None or record.taken:
-            raise WebError("seat_taken", f"seat {seat + 1} of table {room.record.id} is not free", 409)
-        new = replace(record, taken=True, name=_name(name, record.name))
-        self._set_seat(room, seat, new)
-        await self.broadcast(room, "event")
+        async with room.lock:  # two people clicking the same free seat: one gets it
+            record = room.record.seats[seat]
+            if record.bot is not None or record.taken:
+                raise WebError("seat_taken", f"seat {seat + 1} of table {room.record.id} is not free", 409)
+            self._set_seat(room, seat, replace(record, taken=True, name=_name(name, record.name)))
+            await self.broadcast(room, "sync")  # not an action: the version stays
         return record.token
 
     def take(self, room: Room, seat: int) -> None:
@@ -307,7 +307,8 @@ class Hub:
             self.store.append_action(room.record.id, room.version + 1, text)  # stored before announced
             room.state = after
             room.actions.append(text)
-        await self.broadcast(room, "event")
+            # Still under the lock: every client gets the versions in order, each once.
+            await self.broadcast(room, "event")
         self._schedule_bot(room)
 
     async def broadcast(self, room: Room, kind: str) -> None:
