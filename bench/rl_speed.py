@@ -4,8 +4,9 @@ For each game (Bank, 3 players, one deal; Thousand, 3 players, one deal) it play
 uniformly random legal actions three ways: the raw engine (``legal_actions()``, a pick, ``apply()``),
 the PettingZoo environment (``env()`` with PettingZoo's wrapper: ``last()`` builds the observation
 tensor and the action mask every step, the pick reads the mask) and the OpenSpiel registration
-(``legal_actions()`` / ``apply_action()`` including the chance nodes of the deal, no tensors). ``ratio``
-is PettingZoo / raw (issue 5 asks for at least 1/3).
+(``legal_actions()`` / ``apply_action()`` including the chance nodes of the deal, no tensors). For the
+breakdown it also runs the PettingZoo loop without observations (``last(observe=False)``). ``ratio`` is
+PettingZoo / raw (issue 5 asks for at least 1/3). The ways run interleaved in 0.2 s slices.
 
     .venv/bin/python bench/rl_speed.py [--seconds 3] [--games bank,thousand] [--json]
 """
@@ -88,6 +89,27 @@ def pettingzoo_player(env: Any) -> Callable[[int], int]:
     return play
 
 
+def pettingzoo_blind_player(env: Any) -> Callable[[int], int]:
+    """The AEC loop without observations (``last(observe=False)``, the pick from the engine's legal list):
+    what PettingZoo's protocol itself costs, for the breakdown in docs/performance.md."""
+    choice = random.Random(0).choice
+    state_of = env.unwrapped
+
+    def play(seed: int) -> int:
+        env.reset(seed=seed)
+        n = 0
+        for _ in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last(observe=False)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(choice(state_of.state.legal_actions()))
+            n += 1
+        return n
+
+    return play
+
+
 def openspiel_player(name: str) -> Callable[[int], int]:
     """pyspiel: chance outcomes of the deal, then ``legal_actions()`` / ``apply_action()``."""
     game = pyspiel.load_game(name, {"players": PLAYERS})
@@ -115,14 +137,22 @@ def measure(game: str, seconds: float) -> dict[str, Any]:
 
         raw = raw_player(lambda seed: new_game(players=PLAYERS, seed=seed, scope="deal"))
         zoo = pettingzoo_player(bank_v0.env(players=PLAYERS))
+        blind = pettingzoo_blind_player(bank_v0.env(players=PLAYERS))
     else:
         from koloda.rl import thousand_v0
         from koloda.thousand.game import new_game as thousand_game
 
         raw = raw_player(lambda seed: thousand_game(players=PLAYERS, seed=seed, scope="deal"))
         zoo = pettingzoo_player(thousand_v0.env(players=PLAYERS))
+        blind = pettingzoo_blind_player(thousand_v0.env(players=PLAYERS))
     figures: dict[str, Any] = race(
-        {"raw": raw, "pettingzoo": zoo, "openspiel": openspiel_player(f"python_koloda_{game}")}, seconds
+        {
+            "raw": raw,
+            "pettingzoo": zoo,
+            "pettingzoo_no_observation": blind,
+            "openspiel": openspiel_player(f"python_koloda_{game}"),
+        },
+        seconds,
     )
     figures["ratio"] = figures["pettingzoo"]["games_per_second"] / figures["raw"]["games_per_second"]
     return figures
@@ -148,9 +178,9 @@ def main() -> None:
     for game in args.games.split(","):
         f = figures[game]
         print(f"{game}, {PLAYERS} players, one deal per game:")
-        for way in ("raw", "pettingzoo", "openspiel"):
+        for way in ("raw", "pettingzoo", "pettingzoo_no_observation", "openspiel"):
             print(
-                f"  {way:10} {f[way]['games_per_second']:8.1f} games/s"
+                f"  {way:26} {f[way]['games_per_second']:8.1f} games/s"
                 f"  {f[way]['actions_per_second']:9.0f} actions/s"
             )
         print(f"  PettingZoo / raw = {f['ratio']:.2f} (at least 0.33 wanted)")
