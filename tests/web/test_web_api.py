@@ -262,13 +262,16 @@ class BrokenBot:
         raise RuntimeError("this bot is broken")
 
 
-def test_a_broken_bot_does_not_stall_the_table(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_broken_bot_does_not_stall_the_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setattr("koloda.web.hub.bot_for", lambda *args, **kwargs: BrokenBot())
     made = create(client, game="bank", players=2, seed=5, seats=[{"kind": "bot", "level": "easy"}] * 2)
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
         hello(ws)
         frame = until(ws, lambda f: f["v"] >= 3)
     assert frame["type"] == "event" and len(stored_actions(client, made["id"])) >= 3
+    assert "the easy bot failed at table 1" in caplog.text  # said, not hidden
 
 
 def test_a_thousand_match_ends_with_its_winner_and_score_table(client: TestClient) -> None:

@@ -11,9 +11,8 @@ actions it has accepted, so a client that sends the version it saw is refused wh
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
-import sys
-import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -27,6 +26,7 @@ from koloda.web.games import WebGame, get_game, public_view, seat_view
 from koloda.web.scores import bank_chart, scored, thousand_table
 from koloda.web.store import SeatRecord, Store, TableRecord
 
+LOG = logging.getLogger("koloda.web")
 TOKEN_BYTES = 24  # 192 random bits per seat link
 MAX_NAME = 40
 
@@ -350,11 +350,7 @@ class Hub:
         try:
             action = await loop.run_in_executor(self._executor, bot.choose, observation, legal)
         except Exception:  # a broken bot must not stall the table: say so, and let a random bot move
-            traceback.print_exc()
-            print(
-                f"koloda: the {level} bot failed at table {room.record.id}; a random bot moves",
-                file=sys.stderr,
-            )
+            LOG.exception("the %s bot failed at table %d; a random bot moves", level, room.record.id)
             action = RandomBot(version).choose(observation, legal)
         room.bot_task = None
         try:
