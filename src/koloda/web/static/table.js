@@ -97,6 +97,13 @@ function zone(title, ...content) {
   return el("div", { class: "zone" }, el("h3", {}, title), ...content);
 }
 
+// Bank's trump set-ups (option "trumps", rule 3) as the page says them.
+const TRUMPS_RU = { own: "свои", none: "без козырей", one: "один", two: "два", "senior-junior": "старший и младший" };
+
+function trumpsText(setup) {
+  return lang() === "ru" ? (TRUMPS_RU[setup] || setup) : setup;
+}
+
 function renderBankZones(view) {
   const pile = el("div", { class: "pile" }, view.bank.slice(-6).map((c, i, arr) => cardEl(c, i === arr.length - 1 ? "top" : "")));
   const trumps = view.trump_suits.length ? view.trump_suits.map((s) => SUITS[s] || s).join(" ") : "—";
@@ -104,7 +111,7 @@ function renderBankZones(view) {
     zone(`${t("bank")} (${view.bank.length})`, view.bank.length ? pile : el("span", {}, "—"),
       el("div", {}, `${t("toCover")}: `, view.to_cover ? prettyAction(view.to_cover) : "—")),
     zone(t("stock"), el("div", { class: "row" }, view.stock_size ? cardBack("small") : "", `${view.stock_size}`)),
-    zone(t("trumps"), el("div", {}, `${view.trumps}: ${trumps}`),
+    zone(t("trumps"), el("div", {}, `${trumpsText(view.trumps)}: ${trumps}`),
       el("div", { class: "muted" }, `${t("deal")} ${view.deal}`)),
   );
 }
