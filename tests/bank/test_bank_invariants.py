@@ -206,8 +206,9 @@ def reference_legal(state: BankState) -> list[int]:
                 acts.append(run_id(ords[0], suits, high))
     if not acts:
         return [DRAW] if state.phase == 0 and state.stock else [PASS]
-    if state.phase == 2:
-        acts.append(PASS)
+    after_four = T.FOUR0 <= state.actions[-1] < T.RUN0 if state.phase == 2 else False
+    if state.phase == 2 and not (opts.four_extra_move == "compulsory" and after_four):
+        acts.append(PASS)  # rules 4.5-4.7: adding nothing is allowed, unless rule 4.6's option forbids it
     return sorted(acts)
 
 

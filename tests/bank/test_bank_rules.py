@@ -245,6 +245,23 @@ def test_rule_4_6_four_of_a_kind() -> None:
     assert state.current_player == 0 and legal(state) == ["pass"]  # one more move if he can
 
 
+@pytest.mark.parametrize(("reading", "after"), [("optional", ["6D", "pass"]), ("compulsory", ["6D"])])
+def test_rule_4_6_the_extra_move_optional_or_compulsory(reading: str, after: list[str]) -> None:
+    hand = ["9S", "9C", "9D", "9H", "6D"]
+    state = deal([hand, ["6S"]], "AC", dealer=1, four_extra_move=reading)
+    play(state, "9S+9C+9H+9D")  # the 6D covers the 9D on top
+    assert state.current_player == 0 and legal(state) == after
+    if reading == "compulsory":
+        with pytest.raises(IllegalActionError, match=r"must be made when it can \(rule 4\.6\)"):
+            play(state, "pass")
+    unable = deal([hand, ["6S"]], "AC", dealer=1, four_extra_move=reading)
+    play(unable, "9S+9D+9H+9C")  # nothing covers the 9C: "if he can", so he passes either way
+    assert legal(unable) == ["pass"]
+    eight = deal([["8C", "7C", "AD"], ["6S"]], "KH", dealer=1, four_extra_move=reading)
+    play(eight, "8C")  # the option is about four of a kind only: after an 8 adding nothing stays allowed
+    assert legal(eight) == ["7C", "pass"]
+
+
 def test_rule_4_7_runs() -> None:
     hands = [["9H", "JH", "QH", "KH", "AS"], ["6S"]]
     state = deal(hands, "10H", dealer=1, opening="strict")

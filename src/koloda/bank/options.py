@@ -46,6 +46,8 @@ class BankOptions(Options):
     opening: Literal["free", "strict"] = "free"
     # rule 4.5: the card added after an 8 covers the 8, or the card beneath it
     eight_then: Literal["cover-eight", "cover-beneath"] = "cover-eight"
+    # rule 4.6: the extra move after four of a kind may be declined, or must be made when possible
+    four_extra_move: Literal["optional", "compulsory"] = "optional"
     # rule 4.7: runs of one suit or of any suits; whether a run gives an extra move
     runs: Literal["one-suit", "any-suits"] = "one-suit"
     run_extra_move: bool = False

@@ -337,9 +337,13 @@ class BankState:
         if not acts:
             # rule 4.9: unable to move, draw one card; still unable (or no stock), pass
             return [T.DRAW] if phase == NORMAL and self.stock else [T.PASS]
-        if phase == EXTRA:
-            acts.append(T.PASS)  # the extra move after an 8 or four of a kind is optional
+        if phase == EXTRA and not (self.opts.four_extra_move == "compulsory" and self._after_four()):
+            acts.append(T.PASS)  # the extra move is optional (rules 4.5, 4.7; 4.6 by default)
         return acts
+
+    def _after_four(self) -> bool:
+        """Whether the extra move being made follows four of a kind (the last action laid them)."""
+        return T.FOUR0 <= self.hist[-1] >> 2 < T.RUN0
 
     def _runs(self, h: int, cov: int) -> list[int]:
         """Rule 4.7: runs of four in Bank's order whose covering end covers the target."""
@@ -662,6 +666,8 @@ class BankState:
                 return f"{head}: the stock is empty (rule 4.9)"
             return f"{head}: you can move, and you draw only when you cannot (rule 4.9)"
         if action == T.PASS:
+            if self.phase == EXTRA:
+                return f"{head}: after four of a kind the extra move must be made when it can (rule 4.6)"
             if legal == [T.DRAW]:
                 return f"{head}: you cannot move, so you must draw first (rule 4.9)"
             return f"{head}: you can move, and you pass only when you cannot (rule 4.9)"
