@@ -922,7 +922,7 @@ class ThousandView:
     tricks: tuple[Trick, ...]  # finished tricks: all, or only the last one (option show_past_tricks)
     tricks_won: tuple[int, ...]
     totals: tuple[int, ...]
-    target: int  # the score that wins (S9): public, like every option
+    target: int  # the score that wins (S8): public, like every option
     legal_actions: tuple[int, ...]  # the seat's own legal actions (empty when it is not his turn)
 
 
