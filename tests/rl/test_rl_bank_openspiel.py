@@ -11,7 +11,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import koloda.rl.openspiel  # noqa: F401 (registers the games)
-from koloda.errors import OptionsError
+from koloda.errors import KolodaError, OptionsError
 
 
 def load(**params):
@@ -94,6 +94,18 @@ def test_resampling_keeps_the_information_state():
             assert world.legal_actions() == state.legal_actions()
             changed += str(world) != str(state) or world.tracker.state.hands != state.tracker.state.hands
     assert changed > 50  # the hidden cards really were redrawn
+
+
+def test_when_the_sampler_gives_up_resampling_returns_the_true_state(monkeypatch):
+    game = load(players=2)
+    state = random_state(game, seed=4, steps=10)
+
+    def give_up(tracker, seat, rng):
+        raise KolodaError("no Bank deal is consistent")
+
+    monkeypatch.setattr(game.spec, "resample", give_up)
+    world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.history() == state.history() and world is not state
 
 
 def test_tensors_and_strings_do_not_leak_hidden_cards():

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 
-from koloda.errors import OptionsError
+from koloda.errors import KolodaError, OptionsError
 from koloda.options import Options
 
 
@@ -189,7 +189,13 @@ class KolodaSpielState(pyspiel.State):  # type: ignore[misc]
         if self.tracker is None:
             raise ValueError("resample_from_infostate is offered once the deal is complete")
         rng = random.Random(int(probability_sampler() * 2**52))
-        chance, actions = self.spec.resample(self.tracker, player_id, rng)
+        try:
+            chance, actions = self.spec.resample(self.tracker, player_id, rng)
+        except KolodaError:
+            # the sampler gave up (it tries a bounded number of deals): the true deal is always one
+            # the player cannot tell apart, so a search goes on instead of failing
+            same: KolodaSpielState = self.clone()
+            return same
         state = self._game.new_initial_state()
         for a in chance:
             state.apply_action(a)
