@@ -407,6 +407,15 @@ def test_rule_6_3_leftover_bank(rule: str, points: int) -> None:
     assert state.results[-1].captured == (0, points, 0)
 
 
+@pytest.mark.parametrize(("take", "points", "to"), [(True, 4, 1), (False, 0, None)])
+def test_rule_6_3_leftover_bank_and_players_who_are_out(take: bool, points: int, to: int | None) -> None:
+    # seat 1 goes out on the bank with its last card: under out_players_take=false (rule 5.6) a player who
+    # is out takes no bank, so the leftover bank whose top card is his is set aside too
+    state = deal([["JS"], ["9S"], ["AH", "AD"]], "QS", dealer=2, out_players_take=take)
+    play(state, "JS", "9S")
+    assert state.results[-1].captured == (0, points, 0) and state.results[-1].leftover_to == to
+
+
 # -- 7. Scoring -----------------------------------------------------------------------------------------
 
 

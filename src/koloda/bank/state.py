@@ -508,9 +508,15 @@ class BankState:
     def _end_deal(self, stuck: bool) -> None:
         opts, n = self.opts, self.n
         leftover_to = None
-        if len(self.bank) >= 2 and self.top_owner >= 0 and opts.leftover_bank == "top-owner":
-            leftover_to = self.top_owner  # rule 6.3
-            self._capture(leftover_to)
+        owner = self.top_owner
+        if (
+            len(self.bank) >= 2
+            and owner >= 0
+            and opts.leftover_bank == "top-owner"
+            and (not self.out[owner] or opts.out_players_take)  # rule 5.6: out players may take nothing
+        ):
+            leftover_to = owner  # rule 6.3
+            self._capture(owner)
         loser = self._loser()
         bonuses: list[tuple[tuple[str, str, int], ...]] = []
         penalties: list[int] = []
