@@ -1,6 +1,6 @@
 """Golden OpenSpiel histories (tests/rl/golden, written by make_golden.py) replay to the same returns and
 information state: the chance layout of the deal and the action ids stay stable across versions. And the
-worked example of docs/rl.md is what the Bank environment gives."""
+worked examples of docs/rl.md are what the environments give."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 import koloda.rl.openspiel  # noqa: F401 (registers the games)
-from koloda.rl import bank_v0
+from koloda.rl import bank_v0, thousand_v0
 
 GOLDEN = sorted(Path(__file__).with_name("golden").glob("*.json"))
 
@@ -49,3 +49,16 @@ def test_the_worked_example_of_docs_rl_md():
     assert vector[313] == pytest.approx(0.75)
     assert len(np.flatnonzero(vector)) == len(ones) + 3
     assert list(np.flatnonzero(obs["action_mask"])) == [2, 24, 29]
+
+
+def test_the_thousand_worked_example_of_docs_rl_md():
+    env = thousand_v0.env(players=3)
+    env.reset(seed=5)
+    obs, *_ = env.last()
+    assert env.agent_selection == "player_2"
+    vector = obs["observation"]
+    assert list(np.flatnonzero(vector == 1)) == [2, 3, 6, 7, 9, 11, 19, 194, 197, 200, 208, 236]
+    assert vector[218] == pytest.approx(1 / 3)
+    assert list(vector[228:231]) == pytest.approx([0.7, 0.7, 0.7])
+    assert len(np.flatnonzero(vector)) == 16
+    assert list(np.flatnonzero(obs["action_mask"])) == [36, 57, 58, 59, 60]
