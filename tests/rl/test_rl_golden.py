@@ -1,4 +1,4 @@
-"""Golden OpenSpiel histories (tests/rl/golden, written by make_golden.py) replay to the same returns and
+"""Golden OpenSpiel histories (tests/rl/golden, written by make_rl_golden.py) replay to the same returns and
 information state: the chance layout of the deal and the action ids stay stable across versions. And the
 worked examples of docs/rl.md are what the environments give."""
 

@@ -1,6 +1,6 @@
 """Write the golden OpenSpiel histories (run once; the tests replay them and compare).
 
-.venv/bin/python tests/rl/golden/make_golden.py
+.venv/bin/python tests/rl/golden/make_rl_golden.py
 """
 
 from __future__ import annotations
