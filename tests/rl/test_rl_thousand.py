@@ -109,6 +109,20 @@ def test_gymnasium_check_env_passes_and_the_learner_earns_its_score():
     assert total == env.state.returns()[1]
 
 
+def test_gymnasium_refuses_a_learner_who_never_plays_and_steps_after_the_end():
+    with pytest.raises(OptionsError, match="sits it out"):
+        gymnasium.make("koloda/Thousand-v0", players=4, seat=0)
+    env = gymnasium.make("koloda/Thousand-v0", players=3, seat=0).unwrapped
+    with pytest.raises(IllegalActionError, match="call reset"):
+        env.step(36)
+    obs, _ = env.reset(seed=1)
+    done = False
+    while not done:
+        obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(IllegalActionError, match="episode is over"):
+        env.step(36)
+
+
 def test_render_shows_the_acting_seat_hand_only():
     env = thousand_v0.env(players=3, render_mode="ansi")
     env.reset(seed=2)

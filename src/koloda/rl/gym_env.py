@@ -125,6 +125,8 @@ class KolodaGymEnv(gym.Env[ObsDict, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self.state
+        if state is None or state.is_over():
+            raise IllegalActionError("the episode is over (or not started): call reset()")
         try:
             state.apply(as_action(action, self.adapter.num_actions, self.adapter.game))
         except IllegalActionError as exc:
@@ -164,8 +166,13 @@ class ThousandEnv(KolodaGymEnv):
         from koloda.rl.thousand_encoding import ThousandAdapter
         from koloda.thousand.game import observe
 
+        adapter = ThousandAdapter(**kwargs)
+        if adapter.players == 4 and adapter.scope == "deal" and seat == 0:
+            raise OptionsError(
+                "seat 0 deals the only deal and sits it out with 4 players (rule G2): choose seat 1-3"
+            )
         super().__init__(
-            ThousandAdapter(**kwargs),
+            adapter,
             observe,
             seat,
             opponents,
