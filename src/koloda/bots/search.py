@@ -71,7 +71,9 @@ class SearchBot:
 
     ``searchable(observation, legal)`` says whether a decision is searched; the others (and any decision
     for which the sampler finds no world) go to ``fallback``. ``scale`` is the spread of the utility, so
-    the exploration constant means the same in both games.
+    the exploration constant means the same in both games. With ``margin`` > 0 the search overrules the
+    fallback's move only when its best move's mean beats the fallback move's mean by ``margin`` standard
+    errors of the difference: with a small budget a noisy estimate then leaves a good default alone.
     """
 
     def __init__(
@@ -88,6 +90,7 @@ class SearchBot:
         worlds: int = 40,
         solver: Solver | None = None,
         rollout: RolloutPolicy = random_rollout,
+        margin: float = 0.0,
     ) -> None:
         self._rng = random.Random(seed)
         self._sampler = sampler
@@ -100,6 +103,7 @@ class SearchBot:
         self._worlds = worlds
         self._solver = solver
         self._rollout = rollout
+        self._margin = margin
         #: Iterations of the last searched decision (for the speed benchmark).
         self.last_iterations = 0
 
@@ -120,7 +124,7 @@ class SearchBot:
         seat: int = observation.seat
         actions = list(legal_actions)
         k = len(actions)
-        totals, counts = [0.0] * k, [0] * k
+        totals, counts, squares = [0.0] * k, [0] * k, [0.0] * k
         pool: list[Any] = []
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         exact: dict[tuple[int, int], float] = {}
@@ -149,8 +153,23 @@ class SearchBot:
                         sim.apply(self._rollout(sim, rng))
                     value = self._utility(sim, seat)
             totals[i] += value
+            squares[i] += value * value
             counts[i] += 1
             n += 1
         self.last_iterations = n
         best = max(range(k), key=lambda j: (counts[j] > 0, totals[j] / max(counts[j], 1), -j))
+        if self._margin > 0 and actions[best] != default and default in actions:
+            d = actions.index(default)
+            if counts[d] > 1 and counts[best] > 1:
+                gap = totals[best] / counts[best] - totals[d] / counts[d]
+                if gap < self._margin * math.sqrt(
+                    _var(totals[best], squares[best], counts[best]) / counts[best]
+                    + _var(totals[d], squares[d], counts[d]) / counts[d]
+                ):
+                    return default
         return actions[best]
+
+
+def _var(total: float, square: float, count: int) -> float:
+    """The sample variance from a sum and a sum of squares."""
+    return max(0.0, (square - total * total / count) / (count - 1))

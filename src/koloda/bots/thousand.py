@@ -532,6 +532,7 @@ def make_search_bot(spec: BotSpec, seed: int, options: ThousandOptions | None) -
         ms=spec.ms,
         solver=make_solver(spec.endgame),
         rollout=greedy_rollout,
+        margin=1.0,  # the heuristic's move stands unless the playouts are clearly better
     )
 
 
