@@ -185,8 +185,10 @@ def _from_text(text: str, hint: Any) -> Any:
         items = [item.strip() for item in text.split(",") if item.strip()]
         return tuple(_scalar(item) for item in items)
     value = _scalar(text)
-    if not _matches(value, hint) and _matches(text, hint):
-        return text  # a string option whose value happens to look like a number or a boolean
+    if not _matches(value, hint):
+        # a string option whose value looks like a number or a boolean; or a bad value, which the
+        # check then quotes as it was typed ('yes', not True)
+        return text
     return value
 
 

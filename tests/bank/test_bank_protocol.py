@@ -345,6 +345,10 @@ def test_command_line_assignments_reach_every_kind_of_option() -> None:
     )
     with pytest.raises(OptionsError, match="'penalty_fixed' must be one of"):
         BankOptions().with_assignments(["penalty_fixed=41"])
+    with pytest.raises(OptionsError, match=r"'seven' must be .*, not 'yes'"):  # quoted as typed, not True
+        BankOptions().with_assignments(["seven=yes"])
+    with pytest.raises(OptionsError, match="'target' must be int, not 'on'"):
+        BankOptions().with_assignments(["target=on"])
 
 
 def test_observation_while_trumps_are_chosen_in_turn() -> None:
