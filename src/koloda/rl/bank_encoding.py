@@ -110,6 +110,7 @@ class BankAdapter:
         self.options = BankOptions.from_mapping(base)
         self.options.check_players(players)
         self._table_cache: dict[tuple[Any, ...], tuple[int, list[float]]] = {}
+        self._trumps: dict[tuple[Any, ...], int] = {}
 
     def new_state(self, seed: int) -> BankState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
@@ -156,7 +157,10 @@ class BankAdapter:
 
     def _table(self, state: BankState, seat: int) -> tuple[int, list[float]]:
         """The flags and scalars that change only on a capture, a seat going out or a new deal."""
-        flags = _trump_bits(state, seat)
+        trump_key = (state.trump_suits, tuple(state._chosen), seat)
+        flags = self._trumps.get(trump_key)
+        if flags is None:
+            flags = self._trumps[trump_key] = _trump_bits(state, seat)
         scale = state.opts.target
         scalars = [0.0] * 8
         for r, q in enumerate(_REL[state.n][seat]):
