@@ -6,7 +6,10 @@ Needs the optional extra ``koloda[rl]``.
 
 from __future__ import annotations
 
-import gymnasium
+try:
+    import gymnasium
+except ImportError as exc:  # the research interfaces are an optional extra; players need none of it
+    raise ImportError("koloda.rl needs the optional extra: pip install 'koloda[rl]'") from exc
 
 for _name, _entry in (("Bank", "BankEnv"), ("Thousand", "ThousandEnv")):
     if f"koloda/{_name}-v0" not in gymnasium.registry:

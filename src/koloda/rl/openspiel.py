@@ -1,6 +1,6 @@
 """koloda games registered with OpenSpiel on import: ``python_koloda_bank`` and ``python_koloda_thousand``.
 
->>> import pyspiel  # type: ignore[import-not-found]
+>>> import pyspiel
 >>> import koloda.rl.openspiel
 >>> game = pyspiel.load_game("python_koloda_bank", {"players": 2})
 >>> state = game.new_initial_state()
@@ -51,7 +51,7 @@ class Spec(Protocol):
     def chance_text(self, chance: Sequence[int], outcome: int) -> str: ...
 
     def start(self, chance: Sequence[int]) -> Any:
-        """The engine's state and a tracker of what each seat saw, from a complete deal."""
+        """The deal tracker (``.state``: the engine's state, ``.actions``) of a complete deal."""
         ...
 
     def action_text(self, action: int) -> str: ...
