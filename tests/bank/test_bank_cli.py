@@ -105,3 +105,23 @@ def test_replay_command_rejects_bad_records(
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert err.startswith(f"koloda: error: {path}: ")  # the message names the file
+
+
+@pytest.mark.parametrize(
+    ("where", "reason"), [("missing/x.json", "there is no folder"), (".", "it is a folder")]
+)
+def test_play_refuses_a_save_path_it_cannot_write_before_the_match(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+    reason: str,
+) -> None:
+    def no_input(prompt: str = "") -> str:
+        raise AssertionError("the match started although its record could not be saved")
+
+    monkeypatch.setattr("builtins.input", no_input)
+    path = tmp_path / where
+    assert main(["bank", "play", "--players", "2", "--seed", "1", "--save", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot save the game record to '{path}': {reason}" in err and "Traceback" not in err

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 from koloda.bank.observe import BankObservation, observe
@@ -76,14 +78,34 @@ def _play_command(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     state = new_game(options, players=args.players, seed=seed)
+    if args.save:
+        _check_writable(args.save)  # before the match, so that a bad path loses no game
     colour = colour_enabled()
     try:
         play_match(state, seat=0, lang=args.lang, colour=colour, bot_seed=seed)
     except Quit:
         print(say(args.lang, "Игра прервана.", "Game abandoned."))
     if args.save:
-        state.record().save(args.save)
+        try:
+            state.record().save(args.save)
+        except OSError as exc:
+            raise RecordError(f"cannot save the game record to {args.save!r}: {exc.strerror}") from None
     return 0
+
+
+def _check_writable(path: str) -> None:
+    """Refuse a --save path that cannot be written, naming it and the reason."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        reason = "it is a folder"
+    elif not folder.is_dir():
+        reason = f"there is no folder {str(folder)!r}"
+    elif not os.access(target if target.exists() else folder, os.W_OK):
+        reason = "permission denied"
+    else:
+        return
+    raise RecordError(f"cannot save the game record to {path!r}: {reason}")
 
 
 def seat_name(seat: int, human: int, lang: Lang) -> str:
