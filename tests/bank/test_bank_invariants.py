@@ -84,6 +84,15 @@ def choose_trumps(state: BankState, rng: random.Random) -> None:
         state.apply(rng.choice(state.legal_actions()))
 
 
+def _cards_mask(action: int) -> int:
+    """The cards an action lays, as a bitmask."""
+    if action < T.FOUR0:
+        return 1 << action
+    if action < T.RUN0:
+        return T.RANK_MASK[(action - T.FOUR0) % 9]
+    return T.RUN_MASK[action - T.RUN0]
+
+
 def play_deal(state: BankState, rng: random.Random, *, leak_every: int = 0) -> int:
     """Random legal play to the end of the current deal, checking after every action."""
     choose_trumps(state, rng)
@@ -92,8 +101,13 @@ def play_deal(state: BankState, rng: random.Random, *, leak_every: int = 0) -> i
     while not state.is_over() and state.deal_no == deal_no:
         legal = state.legal_actions()
         assert legal == sorted(legal) and len(set(legal)) == len(legal)
-        state.apply(rng.choice(legal))
+        action = rng.choice(legal)
+        before = state.hands[state.cur]
+        state.apply(action)
         steps += 1
+        if action == DRAW:  # rule 4.9: a move after the draw is made with the drawn card («этой картой»)
+            drawn = state.hands[state.cur] & ~before
+            assert all(a == PASS or _cards_mask(a) & drawn for a in state.legal_actions())
         assert steps <= MAX_ACTIONS_PER_DEAL, "a deal that does not end"
         if state.deal_no == deal_no:
             check_position(state)
