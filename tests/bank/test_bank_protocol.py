@@ -259,6 +259,8 @@ def test_an_action_that_does_not_replay_is_named() -> None:
     [
         ({"hands": [["JS", "AH"], ["JS"]]}, r"card JS is dealt twice"),
         ({"hands": [["JS"], []]}, r"every seat needs at least one card"),
+        ({"hands": [["JS"]]}, r"one hand per seat for 2-4 players, not 1"),
+        ({"hands": [["JS"], ["QS"], ["KS"], ["AS"], ["6S"]]}, r"one hand per seat for 2-4 players, not 5"),
         ({"hands": [["JS"], ["XX"]]}, r"deal hand 1: bad card 'XX'"),
         ({"dealer": 2}, r"'dealer' must be a seat 0-1"),
         ({"totals": [1]}, r"'totals' must be 2 integers"),

@@ -881,6 +881,8 @@ def from_deal(
     if not isinstance(hands_in, list) or not all(isinstance(h, list) for h in hands_in):
         raise RecordError("deal 'hands' must be a list of card lists, one per seat")
     players = len(hands_in)
+    if not 2 <= players <= 4:  # rule 1.1, before the other checks, which count seats
+        raise RecordError(f"deal 'hands' must hold one hand per seat for 2-4 players, not {players}")
     seen: set[int] = set()
 
     def cards(items: list[Any], where: str) -> list[int]:
