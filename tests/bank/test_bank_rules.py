@@ -285,7 +285,7 @@ def test_rule_4_8_the_seven(seven: str, mover: int, drawn: int | None) -> None:
     state = deal([["7H", "AS"], ["KC"], ["QC"]], "8H", ["6S", "6C"], dealer=2, seven=seven)
     assert state.current_player == 0
     play(state, "7H")
-    assert state.current_player == mover
+    assert state.current_player == mover and state.target == c("7H")  # whoever moves must cover the 7
     counts = [h.bit_count() for h in state.hands]
     assert counts == [1, 2 if drawn == 1 else 1, 1]
     assert len(state.stock) == (1 if drawn else 2)
