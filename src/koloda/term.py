@@ -92,6 +92,18 @@ def ask(prompt: str, parse: Callable[[str], T], *, read: Read = input, write: Wr
             write(str(exc))
 
 
+def refusal(lang: Lang, entry: str, reason: KolodaError, moves: Iterable[str]) -> KolodaError:
+    """A refused entry at a move prompt: what was typed, why (the engine's words), and what is legal.
+
+    >>> print(refusal("ru", "9Z", KolodaError("bad card '9Z'"), ["7♥", "пас"]))
+    Так нельзя: «9Z» (bad card '9Z'). Можно: 7♥, пас
+    """
+    legal = ", ".join(moves)
+    if lang == "ru":
+        return KolodaError(f"Так нельзя: «{entry.strip()}» ({reason}). Можно: {legal}")
+    return KolodaError(f"{reason}. Legal moves: {legal}")
+
+
 def int_in(low: int, high: int) -> Callable[[str], int]:
     """A parser for :func:`ask` that accepts a whole number in [low, high]."""
 

@@ -125,3 +125,15 @@ def test_play_refuses_a_save_path_it_cannot_write_before_the_match(
     assert main(["bank", "play", "--players", "2", "--seed", "1", "--save", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"cannot save the game record to '{path}': {reason}" in err and "Traceback" not in err
+
+
+def test_a_wrong_entry_in_russian_says_so_in_russian_and_lists_the_moves() -> None:
+    state = new_game(players=2, seed=5, scope="deal")
+    answers = iter(["9Z", "quit"])
+    out: list[str] = []
+    with pytest.raises(Quit):
+        play_match(
+            state, seat=state.current_player or 0, lang="ru", read=lambda _: next(answers), write=out.append
+        )
+    refused = next(line for line in out if line.startswith("Так нельзя"))
+    assert "«9Z»" in refused and "Можно:" in refused

@@ -15,7 +15,7 @@ from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, DealResult, action_text, new_game, replay
 from koloda.bots import RandomBot
 from koloda.cards import Card
-from koloda.errors import IllegalActionError, KolodaError, RecordError
+from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
 from koloda.term import (
     LANGS,
@@ -28,6 +28,7 @@ from koloda.term import (
     card_text,
     colour_enabled,
     dim,
+    refusal,
     say,
     track,
 )
@@ -163,16 +164,15 @@ def play_match(
 
 def _legal_move(state: BankState, text: str, lang: Lang) -> int:
     """Parse a typed move and check it against the position; the error says why it is refused."""
+    moves = [move_text(state.action_text(a), lang, False) for a in state.legal_actions()]
     if text.strip() in ("?", "help", "помощь"):
-        moves = ", ".join(state.action_text(a) for a in state.legal_actions())
-        raise KolodaError(say(lang, f"Возможные ходы: {moves}", f"Legal moves: {moves}"))
-    action = state.parse_action(text)
-    if action not in state.legal_actions():
-        probe = state.copy()
-        try:
-            probe.apply(action)
-        except IllegalActionError as exc:
-            raise IllegalActionError(str(exc)) from None
+        raise KolodaError(say(lang, "Возможные ходы: ", "Legal moves: ") + ", ".join(moves))
+    try:
+        action = state.parse_action(text)
+        if action not in state.legal_actions():
+            state.copy().apply(action)  # not legal: the engine's error says why
+    except KolodaError as exc:
+        raise refusal(lang, text, exc, moves) from None
     return action
 
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from koloda.cards import Card
 from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
-from koloda.term import LANGS, Lang, Progress, Quit, Read, Write, ask, card_text, cards_line, say
+from koloda.term import LANGS, Lang, Progress, Quit, Read, Write, ask, card_text, cards_line, refusal, say
 from koloda.thousand.game import (
     ACES,
     BID,
@@ -225,8 +225,13 @@ def play_game(
             narrator.show_turn(old, legal)
 
             def take(line: str) -> int:
-                action = state.parse_action(line)
-                state.apply(action, 0)  # an illegal move raises with the reason; the prompt repeats
+                try:
+                    action = state.parse_action(line)
+                    state.apply(action, 0)  # an illegal move raises with the reason; the prompt repeats
+                except KolodaError as exc:
+                    raise refusal(
+                        lang, line, exc, [state.action_text(a) for a in state.legal_actions()]
+                    ) from None
                 return action
 
             action = ask("> ", take, read=read, write=write)
