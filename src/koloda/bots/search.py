@@ -128,17 +128,20 @@ class SearchBot:
         pool: list[Any] = []
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         exact: dict[tuple[int, int], float] = {}
+        exhausted = False
         c = 0.7 * self._scale
         n = 0
         while n < self.iters and (deadline is None or time.perf_counter() < deadline):
             w = n % self._worlds
-            if w == len(pool):
+            if w == len(pool) and not exhausted:
                 world = self._sampler(observation, rng)
                 if world is None:
                     if not pool:
                         return default
-                    world = pool[rng.randrange(len(pool))]
-                pool.append(world)
+                    exhausted = True  # consistent worlds are rare here: the ones found must do
+                else:
+                    pool.append(world)
+            w %= len(pool)
             i = ucb_pick(totals, counts, n + 1, c, rng)
             key = (w, i)
             value = exact.get(key)
