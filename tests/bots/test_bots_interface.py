@@ -19,6 +19,7 @@ def test_specs_and_levels() -> None:
     assert parse_spec("random") == BotSpec("random")
     assert parse_spec("search:iters=250:endgame=2") == BotSpec("search", iters=250, endgame=2)
     assert parse_spec("search:ms=40").ms == 40
+    assert parse_spec("search:margin=1.5").margin == 1.5
     assert parse_spec("heuristic:noise=0.5").noise == 0.5
     assert set(LEVELS) == {"easy", "medium", "hard"}
     assert parse_spec("hard").kind == "search" and parse_spec("medium") == BotSpec("heuristic")
@@ -37,6 +38,7 @@ def test_specs_and_levels() -> None:
         ("heuristic:noise=2", "noise is a share"),
         ("heuristic:iters=50", "only a search bot has a budget"),
         ("search:endgame=9", "endgame is 0 (off) to 4"),
+        ("search:margin=-1", "margin must not be negative"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:

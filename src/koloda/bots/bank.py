@@ -369,6 +369,7 @@ def make_search_bot(spec: BotSpec, seed: int, options: BankOptions | None) -> Se
         searchable=lambda obs, legal: legal[0] < T.DRAW,
         scale=40.0,
         worlds=10,
+        margin=0.0 if spec.margin is None else spec.margin,
         iters=spec.iters,
         ms=spec.ms,
     )

@@ -5,7 +5,7 @@ A spec is a name with optional ``:key=value`` settings: ``random``, ``heuristic`
 ``hard``. Bad specs raise :class:`koloda.errors.OptionsError` naming the spec and what is wrong.
 
 >>> parse_spec("search:iters=200")
-BotSpec(kind='search', iters=200, ms=None, noise=0.0, endgame=3)
+BotSpec(kind='search', iters=200, ms=None, noise=0.0, endgame=3, margin=None)
 >>> parse_spec("hard").kind, parse_spec("easy").noise
 ('search', 0.3)
 >>> parse_spec("search:iterz=3")  # doctest: +ELLIPSIS
@@ -42,7 +42,8 @@ class BotSpec:
     ``ms`` is a time budget per decision instead (faster or slower machines then play differently, so
     results are reproducible only with ``iters``); ``noise`` is the share of uniformly random moves of a
     heuristic bot; ``endgame`` is the number of cards per hand from which Thousand's trick play is solved
-    exactly in every sampled world.
+    exactly in every sampled world; ``margin`` is how many standard errors the search's best move must
+    beat the heuristic's move by to be played (``None``: the game's default, see docs/bots.md).
     """
 
     kind: str
@@ -50,6 +51,7 @@ class BotSpec:
     ms: int | None = None
     noise: float = 0.0
     endgame: int = 3
+    margin: float | None = None
 
     def __str__(self) -> str:
         defaults = BotSpec(self.kind)
@@ -72,7 +74,7 @@ def parse_spec(spec: str) -> BotSpec:
             f"bad bot spec {spec!r}: unknown bot {name!r} (known: {', '.join(KINDS)}, {', '.join(LEVELS)})"
         )
     values: dict[str, Any] = {}
-    known = {"iters": int, "ms": int, "noise": float, "endgame": int}
+    known = {"iters": int, "ms": int, "noise": float, "endgame": int, "margin": float}
     for setting in settings:
         key, eq, raw = setting.partition("=")
         if not eq:
@@ -94,6 +96,8 @@ def parse_spec(spec: str) -> BotSpec:
         raise OptionsError(f"bad bot spec {spec!r}: noise is a share from 0 to 1, not {parsed.noise}")
     if not 0 <= parsed.endgame <= 4:
         raise OptionsError(f"bad bot spec {spec!r}: endgame is 0 (off) to 4 cards, not {parsed.endgame}")
+    if parsed.margin is not None and parsed.margin < 0:
+        raise OptionsError(f"bad bot spec {spec!r}: margin must not be negative, not {parsed.margin}")
     if name != "search" and (parsed.iters != 100 or parsed.ms is not None):
         raise OptionsError(f"bad bot spec {spec!r}: only a search bot has a budget (iters, ms)")
     return parsed

@@ -532,7 +532,7 @@ def make_search_bot(spec: BotSpec, seed: int, options: ThousandOptions | None) -
         ms=spec.ms,
         solver=make_solver(spec.endgame),
         rollout=greedy_rollout,
-        margin=1.0,  # the heuristic's move stands unless the playouts are clearly better
+        margin=1.0 if spec.margin is None else spec.margin,  # the heuristic's card stands unless beaten
     )
 
 
