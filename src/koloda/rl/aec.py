@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from koloda.errors import IllegalActionError, OptionsError
-from koloda.rl.core import Adapter, as_action, mask_of, new_rewards
+from koloda.rl.core import Adapter, as_action, new_rewards
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -55,6 +55,7 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
         self._index = {agent: p for p, agent in enumerate(self.possible_agents)}
         self._obs_space = observation_space(adapter)
         self._act_space = spaces.Discrete(adapter.num_actions)
+        self._match = adapter.scope == "match"
         self._seeds = random.Random()
         self.state: Any = None
         self._deals = 0
@@ -88,11 +89,23 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         seat = self._index[agent]
         state = self.state
-        legal = state.legal_actions() if state.current_player == seat else []
-        return {
-            "observation": self.adapter.encode(state, seat),
-            "action_mask": mask_of(legal, self.adapter.num_actions),
-        }
+        adapter = self.adapter
+        mask = bytearray(adapter.num_actions)  # the mask is a few ones: set in bytes, one NumPy call
+        if state.current_player == seat:
+            for a in state.legal_actions():
+                mask[a] = 1
+        return {"observation": adapter.encode(state, seat), "action_mask": np.frombuffer(mask, np.int8)}
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        """The observation, cumulative reward, termination, truncation and info of the agent to act."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to act; a finished agent must pass ``None``."""
@@ -107,14 +120,16 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
             action if type(action) is int else as_action(action, self.adapter.num_actions, self.adapter.game)
         )
         self._cumulative_rewards[agent] = 0.0
-        if self._paid or self.adapter.deals_done(state) != self._deals or state.is_over():
-            # rewards only change at the end of a deal: the common step skips the bookkeeping
+        over = state.is_over()
+        if over or self._paid or (self._match and self.adapter.deals_done(state) != self._deals):
+            # rewards only change at the end of a deal (in a one-deal episode, at the end): the common
+            # step skips the bookkeeping
             earned, self._deals = new_rewards(self.adapter, state, self._deals)
             for p, name in enumerate(self.possible_agents):
                 self.rewards[name] = earned[p]
             self._paid = any(earned)
             self._accumulate_rewards()
-        if state.is_over():
+        if over:
             for name in self.agents:
                 self.terminations[name] = True
         else:

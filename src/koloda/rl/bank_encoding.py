@@ -22,7 +22,7 @@ from koloda.bank import tables as T
 from koloda.bank.observe import observe
 from koloda.bank.options import BankOptions
 from koloda.bank.state import CHOOSE, NORMAL, OVER, BankState, new_game
-from koloda.rl.core import FloatArray, Rewards, check_players, check_rewards, vector
+from koloda.rl.core import FloatArray, Rewards, VectorBuilder, check_players, check_rewards
 
 #: Offsets of the blocks of the observation vector (docs/rl.md has the table). The blocks that change
 #: with every move come first (one unpacking writes them), those that change only on a capture, a seat
@@ -111,6 +111,7 @@ class BankAdapter:
         self.options.check_players(players)
         self._table_cache: dict[tuple[Any, ...], tuple[int, list[float]]] = {}
         self._trumps: dict[tuple[Any, ...], int] = {}
+        self._vector = VectorBuilder(N_BITS, OBS_SIZE - N_BITS)
 
     def new_state(self, seed: int) -> BankState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
@@ -153,7 +154,7 @@ class BankAdapter:
         scalars = [0.0, 0.0, 0.0, 0.0, len(state.stock) / 36, *table[1]]
         for r, q in enumerate(_REL[n][seat]):
             scalars[r] = hands[q].bit_count() / 36
-        return vector(flags, N_BITS, scalars)
+        return self._vector.build(flags, scalars)
 
     def _table(self, state: BankState, seat: int) -> tuple[int, list[float]]:
         """The flags and scalars that change only on a capture, a seat going out or a new deal."""

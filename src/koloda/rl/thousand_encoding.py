@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from koloda.rl.core import FloatArray, Rewards, check_players, check_rewards, vector
+from koloda.rl.core import FloatArray, Rewards, VectorBuilder, check_players, check_rewards
 from koloda.thousand import game as G
 from koloda.thousand.game import ThousandState, new_game, observe
 from koloda.thousand.options import ThousandOptions
@@ -56,6 +56,9 @@ _HIGH[HIGH_BID : HIGH_BID + 2] = 3.0
 _HIGH[TARGET] = 10.0
 _SUIT_OF_MARRIAGE = {value: suit for suit, value in enumerate(G.MARRIAGE_VALUES)}
 _REL = {n: tuple(tuple((seat + r) % n for r in range(n)) for seat in range(n)) for n in (3, 4)}
+#: _WHERE[n][seat][q]: where seat q sits relative to ``seat`` (the inverse of _REL)
+_WHERE = {n: tuple(tuple((q - seat) % n for q in range(n)) for seat in range(n)) for n in (3, 4)}
+_ALL_CARDS = (1 << 24) - 1
 
 
 class ThousandAdapter:
@@ -87,78 +90,65 @@ class ThousandAdapter:
         base = ThousandOptions.preset(preset).to_dict()
         base.update(options)
         self.options = ThousandOptions.from_mapping(base)
+        self._vector = VectorBuilder(N_BITS, SPARE - N_BITS, n_zeros=OBS_SIZE - SPARE)
 
     def new_state(self, seed: int) -> ThousandState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
 
-    def _gift_bits(self, s: ThousandState, seat: int) -> int:
-        """Rule G7: the cards this seat gave or received in this deal (the gifts follow the bidding)."""
-        if s._phase == G.BIDDING:
-            return 0
-        mask = found = 0
-        decl = s._declarer
-        for a in s._history[s._deal_start :]:
-            if G.GIVE <= a < G.BOMB:
-                card, k = divmod(a - G.GIVE, 2)
-                recipient = s._nxt[decl] if k == 0 else s._nxt[s._nxt[decl]]
-                if seat in (decl, recipient):
-                    mask |= 1 << (GIFTS + card)
-                found += 1
-                if found == 2:
-                    break
-        return mask
-
     def encode(self, state: ThousandState, seat: int) -> FloatArray:
         s, o = state, state.options
-        n = s._players
-        rel = _REL[n][seat]
-        where = {q: r for r, q in enumerate(rel)}
+        rel = _REL[s._players][seat]
+        where = _WHERE[s._players][seat]
         phase = s._phase
         hands = s._hands
+        decl = s._declarer
         flags = hands[seat] | 1 << (PHASE + phase)
-        if phase != G.BIDDING and not (
-            o.talon_hidden_at_100 and s._high_bid == o.min_bid and seat != s._declarer
-        ):
-            flags |= s._talon << TALON
-        held = 0
-        for h in hands:
-            held |= h
-        trick = s._trick
-        for i, c in enumerate(trick):
-            flags |= 1 << (TRICK + 24 * i + c)
-            held |= 1 << c
         if phase != G.BIDDING:
-            played = ((1 << 24) - 1) & ~held
-            if not o.show_past_tricks:
-                played = _last_trick(s)
-            flags |= played << PLAYED
-        flags |= self._gift_bits(s, seat)
+            if not (o.talon_hidden_at_100 and s._high_bid == o.min_bid and seat != decl):
+                flags |= s._talon << TALON
+            # rule G7: a seat sees the gifts it gave (the declarer) or received (gift k goes k+1 seats on)
+            nxt = s._nxt
+            for k, card in enumerate(s._gifts):
+                if card >= 0 and (seat == decl or seat == (nxt[decl] if k == 0 else nxt[nxt[decl]])):
+                    flags |= 1 << (GIFTS + card)
+            if o.show_past_tricks:
+                held = hands[0] | hands[1] | hands[2] | (hands[3] if len(hands) == 4 else 0)
+                for c in s._trick:
+                    held |= 1 << c
+                flags |= (_ALL_CARDS & ~held) << PLAYED
+            elif s._winners:
+                flags |= _last_trick(s) << PLAYED
+        for i, c in enumerate(s._trick):
+            flags |= 1 << (TRICK + 24 * i + c)
         if s._trump >= 0:
             flags |= 1 << (TRUMP + s._trump)
         for q, values in enumerate(s._marriages):
             for v in values:
                 flags |= 1 << (MARRIAGES + 5 * where[q] + _SUIT_OF_MARRIAGE.get(v, 4))
-        flags |= 1 << (DECLARER + where[s._declarer]) | 1 << (DEALER + where[s._dealer])
+        flags |= 1 << (DECLARER + where[decl]) | 1 << (DEALER + where[s._dealer])
         if s._to_move is not None:
             flags |= 1 << (TO_MOVE + where[s._to_move])
-        if trick:
+        if s._trick:
             flags |= 1 << (LEADER + where[s._leader])
-        for q in range(n):
-            if s._passed >> q & 1:
-                flags |= 1 << (PASSED + where[q])
+        passed = s._passed
+        if passed:
+            for q, r in enumerate(where):
+                if passed >> q & 1:
+                    flags |= 1 << (PASSED + r)
         if phase == G.OVER and s._results and s._results[-1][0].bomb:
             flags |= 1 << BOMB
-        scalars = [0.0] * (OBS_SIZE - N_BITS)
+        scalars = [0.0] * (SPARE - N_BITS)
         scalars[0] = s._high_bid / 300
         scalars[1] = s._bid / 300
-        totals = s._book.totals
+        won, taken, totals = s._won, s._taken, s._book.totals
         for r, q in enumerate(rel):
-            scalars[2 + r] = s._won[q] / 8
-            scalars[6 + r] = s._taken[q] / 120
+            scalars[2 + r] = won[q] / 8
+            scalars[6 + r] = taken[q] / 120
             scalars[10 + r] = hands[q].bit_count() / 10
-            scalars[14 + r] = min(10.0, max(-10.0, totals[q] / 1000))
+            total = totals[q] / 1000
+            scalars[14 + r] = total if -10.0 <= total <= 10.0 else (10.0 if total > 0 else -10.0)
         scalars[18] = o.target / 1000
-        return vector(flags, N_BITS, scalars)
+        return self._vector.build(flags, scalars)
 
     def deals_done(self, state: ThousandState) -> int:
         return len(state._results)
@@ -190,11 +180,11 @@ class ThousandAdapter:
 
 
 def _last_trick(s: ThousandState) -> int:
-    """The cards of the last finished trick (rule G15 with show_past_tricks off)."""
-    plays = [a for a in s._history[s._deal_start :] if a < G.PASS]
-    done = len(plays) - len(s._trick)
+    """The cards of the last finished trick (rule G15 with show_past_tricks off): in the play, history
+    ends with the plays of the finished tricks and then those of the trick being played."""
+    end = len(s._history) - len(s._trick)
     mask = 0
-    for a in plays[max(0, done - 3) : done] if done >= 3 else []:
+    for a in s._history[end - 3 : end]:
         mask |= 1 << card_played(a)
     return mask
 

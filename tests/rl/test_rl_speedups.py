@@ -1,0 +1,111 @@
+"""The fast paths of the RL layer give what the plain ones would (docs/performance.md, "RL interfaces"):
+the vector builder against NumPy's unpacking, the Thousand encoder's gifts and finished-trick blocks
+against ``observe`` at every step, and fresh (never shared) arrays from the AEC environment."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+from koloda.rl import bank_v0, thousand_v0
+from koloda.rl import thousand_encoding as E
+from koloda.rl.core import VectorBuilder
+from koloda.thousand import game as G
+from koloda.thousand.game import observe
+
+
+def reference_vector(flags: int, n_bits: int, scalars: list[float], n_zeros: int) -> np.ndarray:
+    bits = np.unpackbits(
+        np.frombuffer(flags.to_bytes((n_bits + 7) // 8, "little"), np.uint8), bitorder="little"
+    )
+    return np.concatenate(
+        [bits[:n_bits].astype(np.float32), np.array(scalars, np.float32), np.zeros(n_zeros, np.float32)]
+    )
+
+
+@pytest.mark.parametrize(
+    ("n_bits", "n_scalars", "n_zeros"), [(309, 13, 0), (218, 19, 23), (8, 1, 0), (1, 0, 0)]
+)
+def test_vector_builder_matches_numpy_unpacking(n_bits, n_scalars, n_zeros):
+    builder = VectorBuilder(n_bits, n_scalars, n_zeros)
+    rng = random.Random(n_bits)
+    cases = [0, (1 << n_bits) - 1, 1 << (n_bits - 1), 1]
+    cases += [rng.getrandbits(n_bits) & rng.getrandbits(n_bits) for _ in range(200)]
+    for flags in cases:
+        scalars = [rng.uniform(-10, 10) for _ in range(n_scalars)]
+        got = builder.build(flags, scalars)
+        assert got.dtype == np.float32 and got.flags.writeable
+        assert np.array_equal(got, reference_vector(flags, n_bits, scalars, n_zeros))
+
+
+def test_vector_builder_refuses_flags_wider_than_its_bytes():
+    with pytest.raises(OverflowError):
+        VectorBuilder(16, 1).build(1 << 16, [0.0])
+
+
+def test_vector_builder_survives_pickling():
+    builder = pickle.loads(pickle.dumps(VectorBuilder(10, 2, 1)))
+    assert builder.build(0b1000000001, [0.5, 2.0]).tolist() == [1.0] + [0.0] * 8 + [1.0, 0.5, 2.0, 0.0]
+
+
+def test_vector_builder_gives_a_new_array_each_time():
+    builder = VectorBuilder(9, 1)
+    first = builder.build(0b1, [0.5])
+    builder.build(0b110, [0.25])
+    assert first.tolist() == [1.0] + [0.0] * 8 + [0.5]
+
+
+@pytest.mark.parametrize("show_past_tricks", [True, False])
+def test_thousand_gifts_and_finished_tricks_follow_observe_at_every_step(show_past_tricks):
+    """Rules G7 and G15: the gifts block holds the gifts the seat's view shows, the finished-tricks block
+    the cards of the view's finished tricks (only the last one without show_past_tricks), in every
+    phase of several deals of a match (the encoder reads them from the state, not from the history)."""
+    adapter = E.ThousandAdapter(players=3, scope="match", show_past_tricks=show_past_tricks)
+    checked = 0
+    for seed in range(3):
+        state = adapter.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(120):
+            for seat in range(3):
+                v = adapter.encode(state, seat)
+                view = observe(state, seat)
+                gifts = {G.CARDS[c] for c in np.flatnonzero(v[E.GIFTS : E.GIFTS + 24])}
+                assert gifts == {card for _, card in view.gifts}
+                played = {G.CARDS[c] for c in np.flatnonzero(v[E.PLAYED : E.PLAYED + 24])}
+                if show_past_tricks:
+                    # all cards gone from play: the finished tricks (the talon is in the declarer's hand)
+                    assert played >= {card for trick in view.tricks for _, card in trick.cards}
+                else:
+                    assert played == {card for trick in view.tricks for _, card in trick.cards}
+                checked += 1
+            if state.is_over():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 600
+
+
+@pytest.mark.parametrize("module", [bank_v0, thousand_v0])
+def test_observations_are_fresh_arrays_a_learner_may_keep(module):
+    """A replay buffer keeps observations: a later step must not change an earlier one (no shared buffer)."""
+    env = module.env(players=3)
+    kept = []
+    rng = random.Random(2)
+    for seed in range(3):
+        env.reset(seed=seed)
+        for _ in env.agent_iter(60):
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            kept.append((obs, obs["observation"].copy(), obs["action_mask"].copy()))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+    assert len(kept) >= 20
+    assert len({o["observation"].tobytes() for o, _, _ in kept}) > 1
+    for obs, observation, mask in kept:
+        assert np.array_equal(obs["observation"], observation) and np.array_equal(obs["action_mask"], mask)
+        assert obs["observation"].flags.writeable
