@@ -239,7 +239,7 @@ def run_tournament(
     if not specs:
         raise OptionsError("give at least one bot spec")
     for spec in specs:
-        parse_spec(spec)
+        parse_spec(spec, game)
     if deals < 1:
         raise OptionsError(f"--deals must be at least 1, not {deals}")
     if type(seed) is not int or seed < 0:

@@ -12,6 +12,6 @@ True
 """
 
 from koloda.bots.base import Bot, RandomBot
-from koloda.bots.levels import GAMES, LEVELS, BotSpec, make_bot, parse_spec
+from koloda.bots.levels import GAME_LEVELS, GAMES, LEVELS, BotSpec, make_bot, parse_spec
 
-__all__ = ["GAMES", "LEVELS", "Bot", "BotSpec", "RandomBot", "make_bot", "parse_spec"]
+__all__ = ["GAMES", "GAME_LEVELS", "LEVELS", "Bot", "BotSpec", "RandomBot", "make_bot", "parse_spec"]
