@@ -61,8 +61,9 @@ def test_vector_builder_gives_a_new_array_each_time():
 @pytest.mark.parametrize("show_past_tricks", [True, False])
 def test_thousand_gifts_and_finished_tricks_follow_observe_at_every_step(show_past_tricks):
     """Rules G7 and G15: the gifts block holds the gifts the seat's view shows, the finished-tricks block
-    the cards of the view's finished tricks (only the last one without show_past_tricks), in every
-    phase of several deals of a match (the encoder reads them from the state, not from the history)."""
+    the cards of the view's finished tricks (only the last one without show_past_tricks), the totals
+    block the view's totals, in every phase of several deals of a match (the encoder reads them from the
+    state, not from the history or the score book)."""
     adapter = E.ThousandAdapter(players=3, scope="match", show_past_tricks=show_past_tricks)
     checked = 0
     for seed in range(3):
@@ -80,6 +81,9 @@ def test_thousand_gifts_and_finished_tricks_follow_observe_at_every_step(show_pa
                     assert played >= {card for trick in view.tricks for _, card in trick.cards}
                 else:
                     assert played == {card for trick in view.tricks for _, card in trick.cards}
+                for r in range(3):  # the totals, read from the last deal's score rather than the book
+                    total = view.totals[(seat + r) % 3]
+                    assert v[E.TOTALS + r] == pytest.approx(min(10.0, max(-10.0, total / 1000)))
                 checked += 1
             if state.is_over():
                 break

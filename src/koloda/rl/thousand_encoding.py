@@ -22,6 +22,7 @@ from koloda.rl.core import FloatArray, Rewards, VectorBuilder, check_players, ch
 from koloda.thousand import game as G
 from koloda.thousand.game import ThousandState, new_game, observe
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.scoring import ScoreBook
 
 HAND = 0  # 24: the observer's hand
 TALON = 24  # 24: the talon, once shown to the observer (rule G7)
@@ -59,6 +60,14 @@ _REL = {n: tuple(tuple((seat + r) % n for r in range(n)) for seat in range(n)) f
 #: _WHERE[n][seat][q]: where seat q sits relative to ``seat`` (the inverse of _REL)
 _WHERE = {n: tuple(tuple((q - seat) % n for q in range(n)) for seat in range(n)) for n in (3, 4)}
 _ALL_CARDS = (1 << 24) - 1
+#: _PASSED[n][seat][passed]: the PASSED flags of a bitmask of seats that passed (rule G5), relative to seat
+_PASSED = {
+    n: tuple(
+        tuple(sum(1 << (PASSED + (q - seat) % n) for q in range(n) if p >> q & 1) for p in range(1 << n))
+        for seat in range(n)
+    )
+    for n in (3, 4)
+}
 
 
 class ThousandAdapter:
@@ -90,6 +99,7 @@ class ThousandAdapter:
         base = ThousandOptions.preset(preset).to_dict()
         base.update(options)
         self.options = ThousandOptions.from_mapping(base)
+        self._start_totals = ScoreBook(self.options, players).totals
         self._vector = VectorBuilder(N_BITS, SPARE - N_BITS, n_zeros=OBS_SIZE - SPARE)
 
     def new_state(self, seed: int) -> ThousandState:
@@ -122,31 +132,32 @@ class ThousandAdapter:
             flags |= 1 << (TRICK + 24 * i + c)
         if s._trump >= 0:
             flags |= 1 << (TRUMP + s._trump)
-        for q, values in enumerate(s._marriages):
-            for v in values:
-                flags |= 1 << (MARRIAGES + 5 * where[q] + _SUIT_OF_MARRIAGE.get(v, 4))
+        marriages = s._marriages
+        if any(marriages):
+            for q, values in enumerate(marriages):
+                for v in values:
+                    flags |= 1 << (MARRIAGES + 5 * where[q] + _SUIT_OF_MARRIAGE.get(v, 4))
         flags |= 1 << (DECLARER + where[decl]) | 1 << (DEALER + where[s._dealer])
         if s._to_move is not None:
             flags |= 1 << (TO_MOVE + where[s._to_move])
         if s._trick:
             flags |= 1 << (LEADER + where[s._leader])
-        passed = s._passed
-        if passed:
-            for q, r in enumerate(where):
-                if passed >> q & 1:
-                    flags |= 1 << (PASSED + r)
+        flags |= _PASSED[s._players][seat][s._passed]
         if phase == G.OVER and s._results and s._results[-1][0].bomb:
             flags |= 1 << BOMB
         scalars = [0.0] * (SPARE - N_BITS)
         scalars[0] = s._high_bid / 300
         scalars[1] = s._bid / 300
-        won, taken, totals = s._won, s._taken, s._book.totals
+        won, taken = s._won, s._taken
+        # the totals after the last deal scored (the score book's, without building its tuple each step)
+        totals = s._results[-1][1].total if s._results else self._start_totals
         for r, q in enumerate(rel):
             scalars[2 + r] = won[q] / 8
             scalars[6 + r] = taken[q] / 120
             scalars[10 + r] = hands[q].bit_count() / 10
-            total = totals[q] / 1000
-            scalars[14 + r] = total if -10.0 <= total <= 10.0 else (10.0 if total > 0 else -10.0)
+            if totals[q]:
+                total = totals[q] / 1000
+                scalars[14 + r] = total if -10.0 <= total <= 10.0 else (10.0 if total > 0 else -10.0)
         scalars[18] = o.target / 1000
         return self._vector.build(flags, scalars)
 
