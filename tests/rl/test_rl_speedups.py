@@ -113,3 +113,18 @@ def test_observations_are_fresh_arrays_a_learner_may_keep(module):
     for obs, observation, mask in kept:
         assert np.array_equal(obs["observation"], observation) and np.array_equal(obs["action_mask"], mask)
         assert obs["observation"].flags.writeable
+
+
+def test_a_seedless_reset_continues_the_last_seeds_stream():
+    """reset(seed=s) fixes the stream of later seedless resets (seeded only when one needs it): the game
+    seeds are those of random.Random(s), however many seeded resets came before."""
+    env = bank_v0.raw_env(players=3)
+    env.reset(seed=11)
+    env.reset(seed=5)
+    stream = random.Random(5)
+    for _ in range(3):
+        env.reset()
+        assert env.state.seed == stream.randrange(2**31)
+    env.reset(seed=5)
+    env.reset()
+    assert env.state.seed == random.Random(5).randrange(2**31)

@@ -57,6 +57,7 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
         self._act_space = spaces.Discrete(adapter.num_actions)
         self._match = adapter.scope == "match"
         self._seeds = random.Random()
+        self._stream_seed: int | None = None
         self.state: Any = None
         self._deals = 0
         self._paid = False
@@ -71,9 +72,14 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
         """A new game; ``seed`` fixes every shuffle. (``options`` is accepted for the PettingZoo API and
         unused: the game's options are fixed when the environment is made.)"""
         if seed is not None:
-            self._seeds.seed(seed)
+            # the stream for later seedless resets starts from this seed; seeding costs as much as a
+            # few game steps, so it is done when a seedless reset first needs it
+            self._stream_seed = seed
             game_seed = seed
         else:
+            if self._stream_seed is not None:
+                self._seeds.seed(self._stream_seed)
+                self._stream_seed = None
             game_seed = self._seeds.randrange(2**31)
         self.state = self.adapter.new_state(game_seed)
         self._deals = 0
