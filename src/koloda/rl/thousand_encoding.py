@@ -126,7 +126,7 @@ class ThousandAdapter:
                 for c in s._trick:
                     held |= 1 << c
                 flags |= (_ALL_CARDS & ~held) << PLAYED
-            elif s._winners:
+            elif s._winners:  # a trick of this deal is finished
                 flags |= _last_trick(s) << PLAYED
         for i, c in enumerate(s._trick):
             flags |= 1 << (TRICK + 24 * i + c)
