@@ -148,3 +148,38 @@ def test_endgame_solver_on_the_last_trick_is_the_outcome() -> None:
             state.apply(bots[seat].choose(thousand_observe(state, seat), state.legal_actions()))
         assert make_solver(0)(state, 0) is None
     assert checked >= 10
+
+
+def _plain_minimax(state: object, decl: int, seat: int) -> tuple[float, float]:
+    """Minimax without pruning: the reference the solver's alpha-beta must agree with."""
+    if state.is_over():  # type: ignore[attr-defined]
+        return utility(state, decl), utility(state, seat)  # type: ignore[arg-type]
+    maximise = state.current_player == decl  # type: ignore[attr-defined]
+    best: tuple[float, float] | None = None
+    for action in state.legal_actions():  # type: ignore[attr-defined]
+        child = state.copy()  # type: ignore[attr-defined]
+        child.apply(action)
+        value = _plain_minimax(child, decl, seat)
+        if best is None or (value[0] > best[0] if maximise else value[0] < best[0]):
+            best = value
+    assert best is not None
+    return best
+
+
+def test_endgame_solver_agrees_with_plain_minimax() -> None:
+    solver = make_solver(3)
+    checked = 0
+    for d in range(15):
+        state = thousand_new_game(seed=d, scope="deal")
+        bots = [make_bot("thousand", "easy", p) for p in range(3)]
+        while not state.is_over():
+            seat = state.current_player
+            assert seat is not None
+            if state.phase == "playing" and max(len(state.hand(p)) for p in range(3)) <= 3:
+                decl = state.declarer
+                assert decl is not None
+                for who in range(3):
+                    assert solver(state, who) == _plain_minimax(state, decl, who)[1]
+                    checked += 1
+            state.apply(bots[seat].choose(thousand_observe(state, seat), state.legal_actions()))
+    assert checked > 60
