@@ -57,7 +57,7 @@ def test_make_bot_kinds_and_bad_game() -> None:
 
 
 def _play(game: str, spec: str, seed: int, deal_seed: int) -> list[int]:
-    """The actions of one deal played by four copies of one spec seeded from ``seed``."""
+    """The actions of one deal played by three copies of one spec seeded from ``seed``."""
     if game == "bank":
         state = bank_new_game(players=3, seed=deal_seed, scope="deal")
         observe = bank_observe
