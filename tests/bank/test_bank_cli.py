@@ -137,3 +137,18 @@ def test_a_wrong_entry_in_russian_says_so_in_russian_and_lists_the_moves() -> No
         )
     refused = next(line for line in out if line.startswith("Так нельзя"))
     assert "«9Z»" in refused and "Можно:" in refused
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_the_bots_play_at_the_chosen_level(level: str) -> None:
+    state = new_game(players=3, seed=2, scope="deal")
+    out: list[str] = []
+    play_match(
+        state,
+        seat=0,
+        lang="en",
+        level=level,
+        read=lambda _: state.action_text(state.legal_actions()[0]),
+        write=out.append,
+    )
+    assert state.is_over() and any(line.startswith("  Bot 1:") for line in out)

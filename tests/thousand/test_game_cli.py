@@ -135,3 +135,13 @@ def test_replay_bad_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["thousand", "replay", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_play_against_hard_bots_for_one_deal() -> None:
+    out: list[str] = []
+    with pytest.raises(Quit):
+        answers = iter(["pass", "quit"])
+        play_game(
+            ThousandOptions(), seed=5, lang="en", level="hard", read=lambda _: next(answers), write=out.append
+        )
+    assert any("Bot 1" in line for line in out)

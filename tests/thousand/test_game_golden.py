@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from koloda.bots import RandomBot
+from koloda.bots.thousand import CautiousRandomBot
 from koloda.game import GameRecord
 from koloda.thousand.game import ThousandState, from_deal, new_game, observe, replay
-from koloda.thousand.game_cli import RandomBot
 from koloda.thousand.options import ThousandOptions
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -62,7 +63,7 @@ def test_golden_record_replays_exactly(path: Path) -> None:
 
 
 def _cautious(state: ThousandState, seed: int, limit: int | None = None) -> ThousandState:
-    bots = [RandomBot(seed * 10 + seat, cautious=True) for seat in range(state.players)]
+    bots = [CautiousRandomBot(seed * 10 + seat) for seat in range(state.players)]
     while not state.is_over() and (limit is None or len(state.results) < limit):
         seat = state.current_player
         assert seat is not None

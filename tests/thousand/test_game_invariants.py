@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from koloda.bots.thousand import CautiousRandomBot
 from koloda.cards import Card, Rank, Suit
 from koloda.errors import IllegalActionError
 from koloda.game import GameRecord
@@ -31,7 +32,6 @@ from koloda.thousand.game import (
     parse_action,
     replay,
 )
-from koloda.thousand.game_cli import RandomBot
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import ScoreBook
 
@@ -219,7 +219,7 @@ def test_thousands_of_deals_end_with_120_points() -> None:
 
 
 def play_match(state: ThousandState, seed: int) -> ThousandState:
-    bots = [RandomBot(seed * 10 + seat, cautious=True) for seat in range(state.players)]
+    bots = [CautiousRandomBot(seed * 10 + seat) for seat in range(state.players)]
     steps = 0
     while not state.is_over():
         seat = state.current_player

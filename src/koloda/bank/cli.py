@@ -13,7 +13,7 @@ from typing import Any
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, DealResult, action_text, new_game, replay
-from koloda.bots import RandomBot
+from koloda.bots import LEVELS, RandomBot, make_bot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
@@ -43,6 +43,9 @@ def register(subparsers: Any) -> None:
     play.add_argument("--players", type=int, default=3, help="2-4 seats, you and bots (default 3)")
     play.add_argument("--seed", type=int, default=None, help="the shuffle's seed (default: random)")
     play.add_argument("--lang", choices=LANGS, default="ru", help="interface language (default ru)")
+    play.add_argument(
+        "--level", choices=tuple(LEVELS), default="medium", help="the bots' level (default medium)"
+    )
     play.add_argument("--save", metavar="FILE", help="write the game record here when the match ends")
     play.set_defaults(func=_play_command)
 
@@ -83,7 +86,7 @@ def _play_command(args: argparse.Namespace) -> int:
         _check_writable(args.save)  # before the match, so that a bad path loses no game
     colour = colour_enabled()
     try:
-        play_match(state, seat=0, lang=args.lang, colour=colour, bot_seed=seed)
+        play_match(state, seat=0, lang=args.lang, colour=colour, level=args.level, bot_seed=seed)
     except Quit:
         print(say(args.lang, "Игра прервана.", "Game abandoned."))
     if args.save:
@@ -124,12 +127,13 @@ def play_match(
     seat: int,
     lang: Lang,
     colour: bool = False,
+    level: str = "medium",
     bot_seed: int = 0,
     read: Read = input,
     write: Write = print,
 ) -> None:
-    """Play until the state is over: ``seat`` is asked for moves, the other seats are random bots."""
-    bots = {p: RandomBot(bot_seed * 10 + p) for p in range(state.n) if p != seat}
+    """Play until the state is over: ``seat`` is asked for moves, the other seats are bots of ``level``."""
+    bots = {p: make_bot("bank", level, bot_seed * 10 + p, state.opts) for p in range(state.n) if p != seat}
     write(bold(say(lang, "Банк", "Bank"), colour) + f" · {state.n} " + say(lang, "игрока", "players"))
     reported = 0
     deal_shown = 0

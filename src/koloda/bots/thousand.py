@@ -206,6 +206,30 @@ def _mask_text(text: str) -> int:
     return _mask(parse_cards(text))
 
 
+class CautiousRandomBot:
+    """Random, but passes in the bidding, keeps the bid after the talon unless a higher contract would win
+    the game at once (200 points or less from the target), and declares every marriage it may.
+
+    Uniformly random bidders overbid every deal, fail, and a game of them drifts below zero for ever
+    (docs/rules/thousand.md G14): whole-game tests and golden games use these to reach the end.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: ThousandView, legal: Sequence[int]) -> int:
+        if view.phase == "bidding":
+            return PASS
+        if view.phase == "contract":  # keep the bid, or raise to what wins the game at once
+            need = view.target - view.totals[view.seat]
+            winning = [a for a in legal if BID <= a < GIVE and action_bid(a) >= need]
+            return winning[0] if winning and need <= 200 else legal[0]
+        marriages = [a for a in legal if MARRY <= a < PASS]
+        if marriages:
+            return self._rng.choice(marriages)
+        return self._rng.choice(legal)
+
+
 class ThousandHeuristicBot:
     """A hand-written player: bids from a hand evaluation (marriages, sure tricks), gives away its cheapest
     cards, bombs a hopeless contract, and plays tracking the cards gone (boss cards, voids, the partner's

@@ -1,7 +1,7 @@
 """``koloda thousand play | simulate | replay``: the game in the terminal, random-bot statistics, records.
 
-The loops take ``read``/``write`` functions, so tests drive a whole game by feeding lines. Bots sit behind
-one tiny interface, :class:`Bot`: ``choose(view, legal)`` sees only :func:`koloda.thousand.game.observe`.
+The loops take ``read``/``write`` functions, so tests drive a whole game by feeding lines. The bots are
+koloda's (:mod:`koloda.bots`): ``choose(view, legal)`` sees only :func:`koloda.thousand.game.observe`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
+from koloda.bots import LEVELS, Bot, make_bot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
@@ -36,40 +37,6 @@ from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import Player, ScoredGame
 from koloda.thousand.scoring import DealScore
 from koloda.thousand.table import markdown_table, winner_line
-
-
-class Bot(Protocol):
-    """A player: picks one of the legal actions from what its seat may see."""
-
-    def choose(self, view: ThousandView, legal: list[int]) -> int: ...
-
-
-class RandomBot:
-    """Uniformly random among the legal actions, from its own seed.
-
-    ``cautious`` bots pass in the bidding, keep the bid after the talon unless a higher contract would win
-    the game at once (200 points or less from the target), and declare every marriage they may (random
-    otherwise): uniformly random bidders overbid every deal, fail, and a game of them drifts below zero for
-    ever, so whole-game tests and the terminal game use cautious bots.
-    """
-
-    def __init__(self, seed: int, *, cautious: bool = False) -> None:
-        self._rng = random.Random(seed)
-        self.cautious = cautious
-
-    def choose(self, view: ThousandView, legal: list[int]) -> int:
-        if self.cautious:
-            if view.phase == "bidding":
-                return PASS
-            if view.phase == "contract":  # keep the bid, or raise to what wins the game at once
-                need = view.target - view.totals[view.seat]
-                winning = [a for a in legal if BID <= a < GIVE and action_bid(a) >= need]
-                return winning[0] if winning and need <= 200 else legal[0]
-            marriages = [a for a in legal if MARRY <= a < PASS]
-            if marriages:
-                return self._rng.choice(marriages)
-        return self._rng.choice(legal)
-
 
 # --- text for people ---------------------------------------------------------------------------------------
 
@@ -198,15 +165,17 @@ def play_game(
     seed: int,
     players: int = 3,
     lang: Lang = "ru",
+    level: str = "medium",
     read: Read = input,
     write: Write = print,
 ) -> ThousandState:
-    """A whole game: seat 0 is the person at the keyboard, the other seats random bots (seeded)."""
+    """A whole game: seat 0 is the person at the keyboard, the other seats bots of ``level`` (seeded)."""
     state = new_game(options, players=players, seed=seed)
     you = say(lang, "Вы", "You")
     names = [you, *(say(lang, f"Бот {i}", f"Bot {i}") for i in range(1, players))]
-    # cautious random bots: a game of uniformly random bidders would never end (see RandomBot)
-    bots: dict[int, Bot] = {seat: RandomBot(seed * 10 + seat, cautious=True) for seat in range(1, players)}
+    bots: dict[int, Bot] = {
+        seat: make_bot("thousand", level, seed * 10 + seat, options) for seat in range(1, players)
+    }
     narrator = Narrator(0, names, lang, write)
     help_text = say(
         lang,
@@ -311,6 +280,9 @@ def register_game_commands(commands: Any) -> None:
     _options_arguments(play)
     play.add_argument("--seed", type=int, help="the seed of the shuffles (default: from the clock)")
     play.add_argument("--lang", choices=LANGS, default="ru", help="interface language (default ru)")
+    play.add_argument(
+        "--level", choices=tuple(LEVELS), default="medium", help="the bots' level (default medium)"
+    )
     play.set_defaults(func=_play)
 
     sim = commands.add_parser("simulate", help="random bots play N deals; deals, actions, mean points")
@@ -345,7 +317,15 @@ def _play(args: argparse.Namespace) -> int:
     if seed < 0:
         raise KolodaError(f"--seed must not be negative, not {seed}")
     try:
-        play_game(_options(args), seed=seed, players=args.players, lang=args.lang, read=input, write=print)
+        play_game(
+            _options(args),
+            seed=seed,
+            players=args.players,
+            lang=args.lang,
+            level=args.level,
+            read=input,
+            write=print,
+        )
     except Quit:
         print(say(args.lang, "Игра прервана.", "Game abandoned."))
         return 1
