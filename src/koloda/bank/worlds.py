@@ -4,7 +4,7 @@ Search bots (IS-MCTS, determinised rollouts) need full states that agree with ev
 seen. The input is **what the seat knows** about the current deal, :class:`BankKnowledge`:
 
 * the public facts of the deal: dealer, active seats, trump suits, match totals at its start, the open
-  card, the size of the stock;
+  card, the size of the stock, the seat rule 4.1 named to move first (seen even before anyone moves);
 * every action of the deal with the seat that played it (the public history; ``observe`` shows it);
 * who took each card from the stock and during which action (public: the stock size and the hand sizes
   say so), and, for the seat's own draws, which card it got;
@@ -34,6 +34,7 @@ returns is possible.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ class BankKnowledge:
     totals: tuple[int, ...]  # match totals at the start of the deal
     open_card: int
     stock_size: int  # at the start of the deal
+    first_mover: int  # rule 4.1; also the seat to move while ``actions`` is empty
     dealt: tuple[int, ...]  # the seat's own dealt cards, ascending
     actions: tuple[tuple[int, int], ...]  # (seat, action id) of the deal, in order
     # one per card taken from the stock, in order: (index of the action during which it was taken,
@@ -86,10 +88,18 @@ class DealTracker:
         self.dealt = list(s.hands)
         self.open_card = s.bank[0] if s.bank else -1
         self.stock_size = len(s.stock)
+        self.first_mover = s.starter
         self.dealer, self.active = s.dealer, s.active
         self.trump_suits, self.totals = s.trump_suits, tuple(s.totals)
         self.actions: list[tuple[int, int]] = []
         self.pops: list[tuple[int, int, int]] = []
+
+    def __deepcopy__(self, memo: dict[int, object]) -> DealTracker:
+        # an OpenSpiel state's clone() deep-copies its tracker; BankState.copy shares the immutable tables
+        new = copy.copy(self)
+        new.state = self.state.copy()
+        new.dealt, new.actions, new.pops = list(self.dealt), list(self.actions), list(self.pops)
+        return new
 
     def apply(self, action: int) -> None:
         """Play ``action`` on the tracked state, noting who took which card from the stock."""
@@ -119,6 +129,7 @@ class DealTracker:
             totals=self.totals,
             open_card=self.open_card,
             stock_size=self.stock_size,
+            first_mover=self.first_mover,
             dealt=tuple(T.cards_of(self.dealt[seat])),
             actions=tuple(self.actions),
             pops=tuple((t, q, c if q == seat else -1) for t, q, c in self.pops),
@@ -266,9 +277,14 @@ def deal_state(
     return state
 
 
-def _replay(state: BankState, actions: tuple[tuple[int, int], ...]) -> int:
-    """Replay the public history; the index of the first action that fails, or -1 when all replay."""
-    for t, (q, a) in enumerate(actions):
+def _replay(state: BankState, known: BankKnowledge) -> int:
+    """Replay the public history; the index of the first action that fails, or -1 when all replay.
+
+    0 also when rule 4.1 names another first mover: with no action yet, the seat to move is all that says so.
+    """
+    if state.cur != known.first_mover:
+        return 0
+    for t, (q, a) in enumerate(known.actions):
         if state.cur != q:
             return t
         try:
@@ -284,15 +300,16 @@ def _repair(slots: _Slots, card: list[int], state: BankState, t: int, rng: rando
     Either rule 4.1 named another first mover (move a card dealt to another seat), or a seat that drew or
     passed (rule 4.9) holds a card it could have played (move that card out of its hand at that time).
     """
-    q = slots.known.actions[t][0]
     n = len(card)
-    if state.cur != q:
+    q = slots.known.first_mover
+    if t == 0 and state.cur != q:
         lower = 0  # rule 4.1: someone holds a card of the open card's suit nearer to it than he should
         dealt = [card[x] for x in range(slots.stock0) if slots.fixed[x] < 0]
         suit = slots.known.open_card // 9
         near = [c for c in dealt if c // 9 == suit]
         offending = near if near and rng.random() < 0.5 else dealt
     else:
+        q = slots.known.actions[t][0]
         lower = t
         hand = state.hands[q]
         offending = [
@@ -344,7 +361,7 @@ def sample_deal(known: BankKnowledge, rng: random.Random) -> BankState:
             break
         for _ in range(_REPAIRS):
             state = _build(slots, card)
-            t = _replay(state, known.actions)
+            t = _replay(state, known)
             if t < 0:
                 state = _build(slots, card)
                 state.deal = deal_layout(state)  # so that the world replays and reports its own deal

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Self
 
 import numpy as np
 import numpy.typing as npt
@@ -64,6 +65,10 @@ class BankSpec:
         self.trump_picks = 0 if named else (players if picks is None else picks)
         self.named_trumps = tuple(int(s) for s in named)
         self.deal_start = int(self.dealer_node) + self.trump_picks
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        # fixed for its game (its caches are keyed by value): a state's clone() shares it, not copies it
+        return self
 
     def utility_bounds(self) -> tuple[float, float]:
         """Rules 7.1-7.7: at most all 124 card points and every bonus (279); at least minus a hand's points

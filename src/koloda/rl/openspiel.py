@@ -121,6 +121,15 @@ class KolodaSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(game_type, info, params)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> KolodaSpielGame:
+        # state.clone() deep-copies the state's attributes; pyspiel.Game's own copy rebuilds only the C++
+        # game, without __init__, so the copy had no ``spec``. A game never changes: share it.
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickled as its name and parameters, so that unpickling runs ``__init__`` (and sets ``spec``)."""
+        return pyspiel.load_game, (self.get_type().short_name, self.get_parameters())
+
     def new_initial_state(self) -> KolodaSpielState:
         return KolodaSpielState(self)
 

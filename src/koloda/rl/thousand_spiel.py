@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Self
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +43,10 @@ class ThousandSpec:
         first = nxt[0]
         self.receivers = [first] * 7 + [nxt[first]] * 7 + [nxt[nxt[first]]] * 7
         self._void: dict[tuple[int, ...], bool] = {}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        # fixed for its game (its caches are keyed by value): a state's clone() shares it, not copies it
+        return self
 
     def utility_bounds(self) -> tuple[float, float]:
         """A deal moves a total by at most a 600 contract plus the barrel, bolt and dump penalties."""

@@ -28,6 +28,7 @@ every world it returns is possible.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 
@@ -86,6 +87,13 @@ class DealTracker:
         self.talon = s._talon
         self.book = s._book.copy()
         self.actions: list[tuple[int, int]] = []
+
+    def __deepcopy__(self, memo: dict[int, object]) -> DealTracker:
+        # an OpenSpiel state's clone() deep-copies its tracker; ThousandState.copy shares what never changes
+        new = copy.copy(self)
+        new.state = self.state.copy()
+        new.hands, new.book, new.actions = list(self.hands), self.book.copy(), list(self.actions)
+        return new
 
     def apply(self, action: int) -> None:
         """Play ``action`` on the tracked state."""
