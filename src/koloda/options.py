@@ -24,6 +24,7 @@ koloda.errors.OptionsError: unknown option 'targt' (did you mean 'target'?); kno
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import difflib
 import types
@@ -110,6 +111,21 @@ class Options:
             default = field.default if field.default is not dataclasses.MISSING else None
             rows.append((field.name, _type_text(hints[field.name]), repr(_to_json(default))))
         return rows
+
+
+def add_option_arguments(
+    parser: argparse.ArgumentParser, options: type[Options], *, preset: str | None = "default"
+) -> None:
+    """``--preset NAME`` and repeatable ``--option KEY=VALUE``: how every command takes a game's options.
+
+    Read them back with ``Options.preset(args.preset or "default").with_assignments(args.option)``; a bad
+    preset or option is then refused with the options' own message (argparse's "invalid choice" would not
+    say which presets exist)."""
+    names = ", ".join(options.preset_names())
+    parser.add_argument("--preset", default=preset, help=f"named rule set: {names}")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)"
+    )
 
 
 # -- type checking of values -------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from koloda.bots import LEVELS, RandomBot, make_bot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
+from koloda.options import add_option_arguments
 from koloda.term import (
     LANGS,
     Lang,
@@ -39,7 +40,7 @@ def register(subparsers: Any) -> None:
     commands = bank.add_subparsers(dest="bank_command", metavar="COMMAND", required=True)
 
     play = commands.add_parser("play", help="a match in the terminal against bots")
-    _add_options_arguments(play)
+    add_option_arguments(play, BankOptions)
     play.add_argument("--players", type=int, default=3, help="2-4 seats, you and bots (default 3)")
     play.add_argument("--seed", type=int, default=None, help="the shuffle's seed (default: random)")
     play.add_argument("--lang", choices=LANGS, default="ru", help="interface language (default ru)")
@@ -50,7 +51,7 @@ def register(subparsers: Any) -> None:
     play.set_defaults(func=_play_command)
 
     simulate = commands.add_parser("simulate", help="random bots play deals; prints figures")
-    _add_options_arguments(simulate)
+    add_option_arguments(simulate, BankOptions)
     simulate.add_argument("--players", type=int, default=3)
     simulate.add_argument("--deals", type=int, default=1000)
     simulate.add_argument("--seed", type=int, default=0)
@@ -61,14 +62,6 @@ def register(subparsers: Any) -> None:
     replay_parser.add_argument("file")
     replay_parser.add_argument("--lang", choices=LANGS, default="en")
     replay_parser.set_defaults(func=_replay_command)
-
-
-def _add_options_arguments(parser: argparse.ArgumentParser) -> None:
-    presets = ", ".join(BankOptions.preset_names())
-    parser.add_argument("--preset", default="default", help=f"named rule set: {presets}")
-    parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)"
-    )
 
 
 def options_from_args(args: argparse.Namespace) -> BankOptions:

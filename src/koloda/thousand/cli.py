@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from koloda.options import add_option_arguments
 from koloda.term import LANGS, Lang
 from koloda.thousand.game_cli import register_game_commands
 from koloda.thousand.options import ThousandOptions
@@ -35,10 +36,7 @@ def register(subparsers: Any) -> None:
 
 
 def _add_options_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--preset", choices=ThousandOptions.preset_names(), help="rule preset")
-    parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="set one option (repeatable)"
-    )
+    add_option_arguments(parser, ThousandOptions, preset=None)  # None: the file's preset, else the default
     parser.add_argument("--lang", choices=LANGS, default="ru", help="language of the table (default ru)")
 
 

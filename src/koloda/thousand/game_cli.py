@@ -17,6 +17,7 @@ from koloda.bots import LEVELS, Bot, make_bot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
+from koloda.options import add_option_arguments
 from koloda.term import LANGS, Lang, Progress, Quit, Read, Write, ask, card_text, cards_line, refusal, say
 from koloda.thousand.game import (
     ACES,
@@ -299,10 +300,7 @@ def register_game_commands(commands: Any) -> None:
 
 
 def _options_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--preset", choices=ThousandOptions.preset_names(), default="default", help="rules")
-    parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="set one option (repeatable)"
-    )
+    add_option_arguments(parser, ThousandOptions)
     parser.add_argument(
         "--players", type=int, choices=(3, 4), default=3, help="3, or 4 with a sitting dealer"
     )
