@@ -63,8 +63,7 @@ def _searched(name: str, state: Any) -> bool:
 def positions(name: str, count: int, seed: int) -> list[Any]:
     """Seeded decisions with a choice, reached by heuristic play, that koloda's search bot searches.
 
-    Each is rebuilt from its deal seed and actions rather than cloned: a clone of a ``python_koloda_*``
-    state cannot be resampled (its game loses the Python attributes), which ISMCTS needs."""
+    Each is rebuilt from its deal seed and actions, so that both searches start from the same position."""
     spiel_name, players, observe, _ = GAMES[name]
     game = pyspiel.load_game(spiel_name, {"players": players})
     out: list[Any] = []
@@ -140,7 +139,6 @@ def match(name: str, deals: int, iters: int, seed: int) -> dict[str, Any]:
     spiel_name, players, observe, scale = GAMES[name]
     game = pyspiel.load_game(spiel_name, {"players": players})
     diffs = []
-    failures: list[int] = []
     for deal in range(deals):
         sums, counts = [0.0, 0.0], [0, 0]
         for rotation in range(players):
@@ -162,7 +160,7 @@ def match(name: str, deals: int, iters: int, seed: int) -> dict[str, Any]:
                 elif seats[seat] == 0:
                     action = bots[seat].choose(observe(engine, seat), legal)
                 else:
-                    action = _ismcts_step(bots[seat], state, failures)
+                    action = int(bots[seat].step(state))
                 state.apply_action(action)
             for p, points in enumerate(state.returns()):
                 sums[seats[p]] += points
@@ -174,20 +172,7 @@ def match(name: str, deals: int, iters: int, seed: int) -> dict[str, Any]:
         "iters_per_move": iters,
         "koloda_minus_ismcts": mean,
         "ci95": [low, high],
-        "ismcts_resample_failures": len(failures),
     }
-
-
-def _ismcts_step(bot: Any, state: Any, failures: list[int]) -> int:
-    """ISMCTS's move; when a resampled world does not match the root information state (the registration's
-    resampler occasionally draws one; ISMCTS asserts) the search is run again, and after three failures the
-    first legal action is played. Failures are counted and reported."""
-    for _ in range(3):
-        try:
-            return int(bot.step(state))
-        except AssertionError:
-            failures.append(1)
-    return int(state.legal_actions()[0])
 
 
 def main() -> None:
