@@ -107,9 +107,12 @@ class BankHeuristicBot:
         if self._noise and self._rng.random() < self._noise:
             return legal_actions[self._rng.randrange(len(legal_actions))]
         assert isinstance(observation, BankObservation)
-        obs = observation
         if legal_actions[0] >= T.CHOOSE0:  # rule 3.2: choosing one's trump before the deal; any suit
             return legal_actions[self._rng.randrange(len(legal_actions))]
+        return self.ranked(observation, legal_actions)[0]
+
+    def ranked(self, obs: BankObservation, legal_actions: Sequence[int]) -> list[int]:
+        """The legal moves from the heuristic's best to its worst (ties: the lower id first)."""
         hand = _mask(obs.hand)
         seen = hand | _mask(obs.bank)
         for pile in obs.captured_cards:
@@ -157,7 +160,7 @@ class BankHeuristicBot:
 
             return action_text(action)
 
-        return max(legal_actions, key=lambda a: (score(a), -a))
+        return sorted(legal_actions, key=lambda a: (-score(a), a))
 
     @staticmethod
     def _next_seat(obs: BankObservation) -> int:
@@ -359,13 +362,19 @@ def utility(state: BankState, seat: int) -> float:
 
 
 def make_search_bot(spec: BotSpec, seed: int, options: BankOptions | None) -> SearchBot:
-    """The ``search`` bot of Bank: PIMC over sampled worlds with random playouts to the end of the deal."""
+    """The ``search`` bot of Bank: PIMC over sampled worlds with random playouts to the end of the deal,
+    over the heuristic's three best moves, each tried in the same worlds with the same playout randomness
+    (paired: Bank's deal luck dwarfs the difference one move makes; docs/performance.md "Bots")."""
     opts = options or BankOptions()
+    heuristic = BankHeuristicBot(seed, options=opts)
     return SearchBot(
         seed,
         sampler=WorldSampler(opts),
         utility=utility,
-        fallback=BankHeuristicBot(seed, options=opts),
+        fallback=heuristic,
+        shortlist=heuristic.ranked,
+        width=3,
+        paired=True,
         searchable=lambda obs, legal: legal[0] < T.DRAW,
         scale=40.0,
         worlds=10,

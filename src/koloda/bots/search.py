@@ -74,6 +74,10 @@ class SearchBot:
     the exploration constant means the same in both games. With ``margin`` > 0 the search overrules the
     fallback's move only when its best move's mean beats the fallback move's mean by ``margin`` standard
     errors of the difference: with a small budget a noisy estimate then leaves a good default alone.
+    ``shortlist(observation, legal)`` orders the moves best first (a heuristic's ranking); with ``width``
+    > 0 only the first ``width`` of them are searched. With ``paired`` the root actions are tried in turn
+    instead of by UCB1, every action in the same world with the same playout randomness (the default
+    first), so that their difference is measured without the luck of the deal.
     """
 
     def __init__(
@@ -91,6 +95,9 @@ class SearchBot:
         solver: Solver | None = None,
         rollout: RolloutPolicy = random_rollout,
         margin: float = 0.0,
+        paired: bool = False,
+        shortlist: Callable[[Any, Sequence[int]], list[int]] | None = None,
+        width: int = 0,
     ) -> None:
         self._rng = random.Random(seed)
         self._sampler = sampler
@@ -104,6 +111,9 @@ class SearchBot:
         self._solver = solver
         self._rollout = rollout
         self._margin = margin
+        self._paired = paired
+        self._shortlist = shortlist
+        self._width = width
         #: Iterations of the last searched decision (for the speed benchmark).
         self.last_iterations = 0
 
@@ -123,6 +133,8 @@ class SearchBot:
         rng = self._rng
         seat: int = observation.seat
         actions = list(legal_actions)
+        if self._shortlist is not None and self._width and len(actions) > self._width:
+            actions = self._shortlist(observation, actions)[: self._width]
         k = len(actions)
         totals, counts, squares = [0.0] * k, [0] * k, [0.0] * k
         pool: list[Any] = []
@@ -131,8 +143,22 @@ class SearchBot:
         exhausted = False
         c = 0.7 * self._scale
         n = 0
+        if self._paired and default in actions:
+            # the default first, so that a budget smaller than the actions still measures it
+            d = actions.index(default)
+            actions.insert(0, actions.pop(d))
+        roll_rng, round_seed = rng, 0
         while n < self.iters and (deadline is None or time.perf_counter() < deadline):
-            w = n % self._worlds
+            if self._paired:
+                # every action in turn in the same world with the same playout randomness: the comparison
+                # between actions is then free of the luck of the deal
+                i = n % k
+                w = (n // k) % self._worlds
+                if i == 0:
+                    round_seed = rng.getrandbits(32)
+                roll_rng = random.Random(round_seed)
+            else:
+                w = n % self._worlds
             if w == len(pool) and not exhausted:
                 world = self._sampler(observation, rng)
                 if world is None:
@@ -142,7 +168,8 @@ class SearchBot:
                 else:
                     pool.append(world)
             w %= len(pool)
-            i = ucb_pick(totals, counts, n + 1, c, rng)
+            if not self._paired:
+                i = ucb_pick(totals, counts, n + 1, c, rng)
             key = (w, i)
             value = exact.get(key)
             if value is None:
@@ -153,7 +180,7 @@ class SearchBot:
                     exact[key] = value
                 else:
                     while not sim.is_over():
-                        sim.apply(self._rollout(sim, rng))
+                        sim.apply(self._rollout(sim, roll_rng))
                     value = self._utility(sim, seat)
             totals[i] += value
             squares[i] += value * value
