@@ -33,13 +33,13 @@ def _views(count: int, seed: int, wide: int = 4) -> list[BankObservation]:
     return out
 
 
-def test_only_the_heuristic_top_three_are_searched() -> None:
+def test_only_the_heuristic_top_two_are_searched() -> None:
     heuristic = BankHeuristicBot(0)
     for i, view in enumerate(_views(12, 5)):
         bot = make_bot("bank", "search:iters=30", 100 + i)
         assert isinstance(bot, SearchBot)
         chosen = bot.choose(view, view.legal_actions)
-        assert chosen in heuristic.ranked(view, view.legal_actions)[:3]
+        assert chosen in heuristic.ranked(view, view.legal_actions)[:2]
         assert bot.last_iterations == 30
 
 

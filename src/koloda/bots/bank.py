@@ -363,7 +363,7 @@ def utility(state: BankState, seat: int) -> float:
 
 def make_search_bot(spec: BotSpec, seed: int, options: BankOptions | None) -> SearchBot:
     """The ``search`` bot of Bank: PIMC over sampled worlds with random playouts to the end of the deal,
-    over the heuristic's three best moves, each tried in the same worlds with the same playout randomness
+    over the heuristic's two best moves, each tried in the same worlds with the same playout randomness
     (paired: Bank's deal luck dwarfs the difference one move makes; docs/performance.md "Bots")."""
     opts = options or BankOptions()
     heuristic = BankHeuristicBot(seed, options=opts)
@@ -373,7 +373,7 @@ def make_search_bot(spec: BotSpec, seed: int, options: BankOptions | None) -> Se
         utility=utility,
         fallback=heuristic,
         shortlist=heuristic.ranked,
-        width=3,
+        width=2,
         paired=True,
         searchable=lambda obs, legal: legal[0] < T.DRAW,
         scale=40.0,
