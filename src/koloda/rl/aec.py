@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from koloda.errors import IllegalActionError, OptionsError
-from koloda.rl.core import Adapter, as_action, new_rewards
+from koloda.rl.core import Adapter, as_action, mask_of, new_rewards
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -96,11 +96,9 @@ class KolodaAEC(AECEnv):  # type: ignore[misc]
         seat = self._index[agent]
         state = self.state
         adapter = self.adapter
-        mask = bytearray(adapter.num_actions)  # the mask is a few ones: set in bytes, one NumPy call
-        if state.current_player == seat:
-            for a in state.legal_actions():
-                mask[a] = 1
-        return {"observation": adapter.encode(state, seat), "action_mask": np.frombuffer(mask, np.int8)}
+        legal = state.legal_actions() if state.current_player == seat else ()
+        mask = mask_of(legal, adapter.num_actions)
+        return {"observation": adapter.encode(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to act; a finished agent must pass ``None``."""

@@ -2,8 +2,10 @@
 
 The observation of a seat is a float32 vector of :data:`OBS_SIZE`; seats are numbered relative to the
 observer (0 = itself, 1 = the next seat clockwise, ...; seats a smaller table lacks stay zero). The
-0/1 part is packed into one Python int with shifts and unpacked in one NumPy call, which keeps the
-encoder a few microseconds per step (docs/performance.md, "RL interfaces").
+encoder is written twice: in C (``bank_encode`` in src/koloda/rl/_speedups.c, used when built, about a
+microsecond) and in Python (:meth:`BankAdapter.encode_python`, the reference, which packs the 0/1 part
+into one int with shifts); tests/rl/test_rl_speedups.py checks that they agree entry for entry
+(docs/performance.md, "RL interfaces").
 
 >>> adapter = BankAdapter(players=2)
 >>> state = adapter.new_state(seed=3)
@@ -22,7 +24,7 @@ from koloda.bank import tables as T
 from koloda.bank.observe import observe
 from koloda.bank.options import BankOptions
 from koloda.bank.state import CHOOSE, NORMAL, OVER, BankState, new_game
-from koloda.rl.core import FloatArray, Rewards, VectorBuilder, check_players, check_rewards
+from koloda.rl.core import FloatArray, Rewards, VectorBuilder, check_players, check_rewards, speedups
 
 #: Offsets of the blocks of the observation vector (docs/rl.md has the table). The blocks that change
 #: with every move come first (one unpacking writes them), those that change only on a capture, a seat
@@ -117,6 +119,13 @@ class BankAdapter:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
 
     def encode(self, state: BankState, seat: int) -> FloatArray:
+        """The observation tensor of ``seat`` (a new float32 array; docs/rl.md)."""
+        if speedups is not None:
+            return speedups.bank_encode(state, seat)
+        return self.encode_python(state, seat)
+
+    def encode_python(self, state: BankState, seat: int) -> FloatArray:
+        """:meth:`encode` in Python: the reference of the C version."""
         phase = state.phase
         # the blocks that change only on a capture, a seat going out or a new deal are cached; the key
         # holds everything they depend on, by value (states are copied and reused, never by identity)

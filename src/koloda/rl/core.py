@@ -9,7 +9,7 @@ PettingZoo, Gymnasium and OpenSpiel front ends (:mod:`koloda.rl.aec`, :mod:`kolo
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -20,6 +20,15 @@ from koloda.game import GameState
 
 Rewards = Literal["deal", "game"]
 FloatArray = npt.NDArray[np.float32]
+Int8Array = npt.NDArray[np.int8]
+
+try:
+    # the C versions of the hot paths (src/koloda/rl/_speedups.c), built by ``pip install`` where a C
+    # compiler is present; the Python code below is their reference, used where they are missing
+    from koloda.rl import _speedups
+except ImportError:  # pragma: no cover - the project's machines have a compiler
+    _speedups = None  # type: ignore[assignment]
+speedups = _speedups
 
 
 class Adapter(Protocol):
@@ -103,16 +112,22 @@ def new_rewards(adapter: Adapter, state: Any, seen_deals: int) -> tuple[list[flo
     return out, done
 
 
-def mask_of(legal: Sequence[int], num_actions: int) -> npt.NDArray[np.int8]:
+def mask_python(legal: Sequence[int], num_actions: int) -> Int8Array:
     """The action mask: 1 for each legal action id (a few ids: set in a bytearray, one NumPy call).
 
-    >>> mask_of([1, 3], 5).tolist()
+    >>> mask_python([1, 3], 5).tolist()
     [0, 1, 0, 1, 0]
     """
     data = bytearray(num_actions)
     for a in legal:
         data[a] = 1
     return np.frombuffer(data, np.int8)
+
+
+#: The action mask of a list of legal ids (a new writable int8 array): :func:`mask_python`, in C if built.
+mask_of: Callable[[Sequence[int], int], Int8Array] = (
+    speedups.action_mask if speedups is not None else mask_python
+)
 
 
 #: The float32 bytes of the 8 flags of every byte value, least significant bit first.
@@ -125,7 +140,8 @@ _FLOAT_BITS: tuple[bytes, ...] = tuple(
 class VectorBuilder:
     """Builds an observation vector from an int of 0/1 flags and a list of scalars.
 
-    The flags' bytes are looked up in a table of float32 bytes (8 entries per byte), joined into one
+    :meth:`build` is done in C when the extension is built; :meth:`build_python` is its reference. The
+    flags' bytes are looked up in a table of float32 bytes (8 entries per byte), joined into one
     new bytearray whose tail is then replaced by the packed scalars and the zero padding, and NumPy takes
     the buffer in one call. Cheaper than NumPy's unpack-and-convert for a few hundred entries, or than
     writing entries one by one (docs/performance.md, "RL interfaces"); tests/rl/test_rl_speedups.py
@@ -135,10 +151,11 @@ class VectorBuilder:
     [1.0, 1.0, 0.0, 1.0, 0.5, 0.0, 0.0]
     """
 
-    __slots__ = ("_args", "_at", "_pack", "_pad", "_width")
+    __slots__ = ("_args", "_at", "_n_bits", "_pack", "_pad", "_size", "_width")
 
     def __init__(self, n_bits: int, n_scalars: int, n_zeros: int = 0) -> None:
         self._args = (n_bits, n_scalars, n_zeros)
+        self._n_bits, self._size = n_bits, n_bits + n_scalars + n_zeros
         self._width = (n_bits + 7) // 8
         self._at = 4 * n_bits
         self._pack = struct.Struct(f"<{n_scalars}f").pack
@@ -149,6 +166,13 @@ class VectorBuilder:
 
         ``flags`` must be below ``2**n_bits``: a wider int is an OverflowError, a bit between ``n_bits``
         and the next multiple of 8 is overwritten by the scalars."""
+        if speedups is not None:
+            flag_bytes = flags.to_bytes(self._width, "little")
+            return speedups.float_vector(flag_bytes, self._n_bits, scalars, self._size)
+        return self.build_python(flags, scalars)
+
+    def build_python(self, flags: int, scalars: list[float]) -> FloatArray:
+        """:meth:`build` in Python (the reference of the C version)."""
         data = _JOIN([_FLOAT_BITS[b] for b in flags.to_bytes(self._width, "little")])
         data[self._at :] = self._pack(*scalars) + self._pad
         return np.frombuffer(data, np.float32)

@@ -1,0 +1,15 @@
+"""Types of the C extension ``koloda.rl._speedups`` (src/koloda/rl/_speedups.c)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+BANK_OBS_SIZE: int
+
+def bank_encode(state: Any, seat: int, /) -> npt.NDArray[np.float32]: ...
+def float_vector(
+    flag_bytes: bytes, n_bits: int, scalars: list[float], size: int, /
+) -> npt.NDArray[np.float32]: ...
+def action_mask(legal: Sequence[int], size: int, /) -> npt.NDArray[np.int8]: ...
