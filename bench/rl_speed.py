@@ -9,6 +9,9 @@ breakdown it also runs the PettingZoo loop without observations (``last(observe=
 PettingZoo / raw (issue 5 asks for at least 1/3). The ways run interleaved in 0.2 s slices.
 
     .venv/bin/python bench/rl_speed.py [--seconds 3] [--games bank,thousand] [--json]
+
+The encoders and masks run in C where ``koloda.rl._speedups`` is built (``speedups`` in the output);
+``KOLODA_NO_SPEEDUPS=1`` in the environment measures the Python reference code instead.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import numpy as np
 import pyspiel
 
 import koloda.rl.openspiel  # noqa: F401 (registers the games)
-from koloda.rl import bank_v0
+from koloda.rl import bank_v0, core
 
 PLAYERS = 3
 
@@ -170,12 +173,14 @@ def main() -> None:
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
         "python": platform.python_version(),
         "players": PLAYERS,
+        "speedups": core.speedups is not None,
     }
     for game in args.games.split(","):
         figures[game] = measure(game, args.seconds)
     if args.json:
         print(json.dumps(figures))
         return
+    print(f"C speedups: {'on' if figures['speedups'] else 'off (the Python reference code)'}")
     for game in args.games.split(","):
         f = figures[game]
         print(f"{game}, {PLAYERS} players, one deal per game:")

@@ -6,8 +6,11 @@ AEC environment."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -66,6 +69,38 @@ def test_the_c_mask_equals_the_python_mask_and_refuses_ids_outside_the_space():
     for bad in ([3150], [-1]):
         with pytest.raises(IndexError):
             core.mask_of(bad, 3150)
+
+
+def test_koloda_no_speedups_runs_the_python_reference_with_the_same_observations():
+    """KOLODA_NO_SPEEDUPS=1 (docs/rl.md) switches the C paths off; a whole PettingZoo game of each game
+    then sees the same tensors and masks as with C."""
+    script = """
+import hashlib, random, sys
+from koloda.rl import bank_v0, core, thousand_v0
+digest = hashlib.sha256()
+for module in (bank_v0, thousand_v0):
+    env = module.env(players=3)
+    env.reset(seed=8)
+    rng = random.Random(8)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        digest.update(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+print(digest.hexdigest()[:16], core.speedups is None)
+"""
+
+    def run(flag: str) -> list[str]:
+        env = {**os.environ, core.NO_SPEEDUPS: flag}
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+
+    with_c, without = run("0"), run("1")
+    assert with_c[1] == "False" and without[1] == "True"  # the two runs took different paths
+    assert with_c[0] == without[0]
 
 
 def bank_tables():

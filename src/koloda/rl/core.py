@@ -8,6 +8,7 @@ PettingZoo, Gymnasium and OpenSpiel front ends (:mod:`koloda.rl.aec`, :mod:`kolo
 
 from __future__ import annotations
 
+import os
 import struct
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
@@ -22,13 +23,16 @@ Rewards = Literal["deal", "game"]
 FloatArray = npt.NDArray[np.float32]
 Int8Array = npt.NDArray[np.int8]
 
+#: Set to 1 in the environment to run on the Python reference code even where the C extension is built.
+NO_SPEEDUPS = "KOLODA_NO_SPEEDUPS"
+
 try:
     # the C versions of the hot paths (src/koloda/rl/_speedups.c), built by ``pip install`` where a C
     # compiler is present; the Python code below is their reference, used where they are missing
     from koloda.rl import _speedups
 except ImportError:  # pragma: no cover - the project's machines have a compiler
     _speedups = None  # type: ignore[assignment]
-speedups = _speedups
+speedups = None if os.environ.get(NO_SPEEDUPS) == "1" else _speedups
 
 
 class Adapter(Protocol):
