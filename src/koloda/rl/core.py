@@ -32,7 +32,9 @@ try:
     from koloda.rl import _speedups
 except ImportError:  # pragma: no cover - the project's machines have a compiler
     _speedups = None  # type: ignore[assignment]
-speedups = None if os.environ.get(NO_SPEEDUPS) == "1" else _speedups
+if os.environ.get(NO_SPEEDUPS) == "1":
+    _speedups = None  # type: ignore[assignment]
+speedups = _speedups
 
 
 class Adapter(Protocol):
