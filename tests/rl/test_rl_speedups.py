@@ -26,6 +26,16 @@ from koloda.thousand import game as G
 from koloda.thousand.game import observe
 
 
+def random_positions(state, rng: random.Random, steps: int):
+    """``state`` at up to ``steps`` positions of a random playout (the finished state too, if reached)."""
+    for _ in range(steps):
+        yield state
+        if state.is_over():
+            return
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+
+
 def reference_vector(flags: int, n_bits: int, scalars: list[float], n_zeros: int) -> np.ndarray:
     bits = np.unpackbits(
         np.frombuffer(flags.to_bytes((n_bits + 7) // 8, "little"), np.uint8), bitorder="little"
@@ -118,18 +128,12 @@ def test_the_c_bank_encoder_equals_the_python_reference_at_every_step():
     compared = 0
     for adapter in bank_tables():
         for seed in range(2):
-            state = adapter.new_state(seed)
-            rng = random.Random(seed)
-            for _ in range(250):
+            for state in random_positions(adapter.new_state(seed), random.Random(seed), 250):
                 for seat in range(adapter.players):
                     fast = adapter.encode(state, seat)
                     assert fast.dtype == np.float32 and fast.flags.writeable
                     assert np.array_equal(fast, adapter.encode_python(state, seat)), (adapter.options, seat)
                     compared += 1
-                if state.is_over():
-                    break
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
     assert compared > 20_000
 
 
@@ -168,9 +172,7 @@ def test_thousand_gifts_and_finished_tricks_follow_observe_at_every_step(show_pa
     adapter = E.ThousandAdapter(players=3, scope="match", show_past_tricks=show_past_tricks)
     checked = 0
     for seed in range(3):
-        state = adapter.new_state(seed)
-        rng = random.Random(seed)
-        for _ in range(120):
+        for state in random_positions(adapter.new_state(seed), random.Random(seed), 120):
             for seat in range(3):
                 v = adapter.encode(state, seat)
                 view = observe(state, seat)
@@ -186,10 +188,6 @@ def test_thousand_gifts_and_finished_tricks_follow_observe_at_every_step(show_pa
                     total = view.totals[(seat + r) % 3]
                     assert v[E.TOTALS + r] == pytest.approx(min(10.0, max(-10.0, total / 1000)))
                 checked += 1
-            if state.is_over():
-                break
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
     assert checked > 600
 
 
