@@ -76,6 +76,13 @@ def test_bank_deal_against_three_bots_by_clicking(server: Server, page: Any) -> 
     shot(page, "lobby")
     page.click("#create")
     page.wait_for_selector(".seat-link")
+    # unnamed seats are named in the page's language (Russian by default)
+    assert [seat["name"] for seat in httpx.get(server.url + "/api/tables").json()[0]["seats"]] == [
+        "Аня",
+        "Бот 2",
+        "Бот 3",
+        "Бот 4",
+    ]
     shot(page, "lobby-links")
     page.click(".seat-link")
     page.wait_for_selector("body[data-v]")

@@ -5,7 +5,7 @@ const WORDS = {
   ru: {
     lobby: "Лобби", sheet: "Запись «Тысячи»", newTable: "Новый стол", game: "Игра", players: "Игроков",
     preset: "Вариант правил", options: "Свои правила (ключ=значение, по строке)", seats: "Места",
-    human: "Человек", bot: "Бот", name: "Имя", create: "Создать стол", links: "Ссылки мест",
+    human: "Человек", bot: "Бот", playerWord: "Игрок", name: "Имя", create: "Создать стол", links: "Ссылки мест",
     copy: "Копировать", copied: "Скопировано", openTables: "Открытые столы", join: "Сесть", watch: "Смотреть",
     free: "свободно", over: "окончен", none: "Пока нет столов.", table: "Стол", yourTurn: "Ваш ход",
     turnOf: "Ходит", you: "вы", hand: "Ваши карты", log: "Ход игры", scores: "Счёт", deal: "Кон",
@@ -25,7 +25,7 @@ const WORDS = {
   en: {
     lobby: "Lobby", sheet: "Thousand score sheet", newTable: "New table", game: "Game", players: "Players",
     preset: "Rules preset", options: "House rules (key=value, one a line)", seats: "Seats",
-    human: "Human", bot: "Bot", name: "Name", create: "Create table", links: "Seat links",
+    human: "Human", bot: "Bot", playerWord: "Player", name: "Name", create: "Create table", links: "Seat links",
     copy: "Copy", copied: "Copied", openTables: "Open tables", join: "Sit down", watch: "Watch",
     free: "free", over: "over", none: "No tables yet.", table: "Table", yourTurn: "Your turn",
     turnOf: "To move", you: "you", hand: "Your cards", log: "Play so far", scores: "Scores", deal: "Deal",

@@ -65,11 +65,11 @@ async function createTable(event) {
   const error = document.getElementById("create-error");
   error.textContent = "";
   try {
-    const seats = [...document.querySelectorAll("#seats .seat-row")].map((row) => {
+    const seats = [...document.querySelectorAll("#seats .seat-row")].map((row, i) => {
       const seat = { kind: row.querySelector(".kind").value };
       if (seat.kind === "bot") seat.level = row.querySelector(".level").value;
-      const name = row.querySelector(".name").value.trim();
-      if (name) seat.name = name;
+      // an unnamed seat is named in the page's language ("Бот 2"), not the server's default ("Bot 2")
+      seat.name = row.querySelector(".name").value.trim() || `${t(seat.kind === "bot" ? "bot" : "playerWord")} ${i + 1}`;
       return seat;
     });
     const body = {
