@@ -475,6 +475,12 @@ def test_presets() -> None:
         ({"min_bid": 102}, "multiple of bid_step"),
         ({"bolts": 0}, "bolts must be at least 1"),
         ({"barrel_fal": 1}, "did you mean 'barrel_fall'"),
+        # an option that needs another one that is off would change nothing: refused, not ignored
+        ({"barrel_threshold": 900}, "barrel_threshold=900 has no effect without barrel=true"),
+        ({"barrel_deals": None}, "barrel_deals=None has no effect without barrel=true"),
+        ({"barrel_failed": "fall"}, "barrel_failed='fall' has no effect without barrel=true"),
+        ({"rule_800": "off", "threshold_800": 700}, "threshold_800=700 has no effect without rule_800"),
+        ({"bolt_penalty": 50}, "bolt_penalty=50 has no effect without bolts"),
     ],
 )
 def test_options_rejected(changes: dict[str, object], message: str) -> None:

@@ -15,19 +15,30 @@ from hypothesis import strategies as st
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import MARRIAGE_VALUES, DealInput, Note, ScoreBook, ScoringError
 
-options_strategy = st.builds(
-    ThousandOptions,
-    rounding=st.sampled_from(["home", "tournament", "russian"]),
-    rule_800=st.sampled_from(["home", "tournament", "off"]),
-    barrel=st.booleans(),
-    barrel_deals=st.sampled_from([None, 1, 3]),
-    barrel_fall=st.sampled_from([0, 120]),
-    barrel_failed=st.sampled_from(["minus_bid", "fall", "both"]),
-    bombs_per_game=st.sampled_from([None, 0, 1, 2]),
-    bid_step=st.sampled_from([5, 10]),
-    bolts=st.sampled_from([None, 2, 3]),
-    dump=st.booleans(),
-)
+BARREL_ONLY = ("barrel_deals", "barrel_fall", "barrel_failed")
+
+
+def barrel_options(fields: dict[str, object]) -> ThousandOptions:
+    """Without the barrel its own options keep their defaults (others are refused as having no effect)."""
+    if not fields["barrel"]:
+        fields = {k: v for k, v in fields.items() if k not in BARREL_ONLY}
+    return ThousandOptions(**fields)
+
+
+options_strategy = st.fixed_dictionaries(
+    {
+        "rounding": st.sampled_from(["home", "tournament", "russian"]),
+        "rule_800": st.sampled_from(["home", "tournament", "off"]),
+        "barrel": st.booleans(),
+        "barrel_deals": st.sampled_from([None, 1, 3]),
+        "barrel_fall": st.sampled_from([0, 120]),
+        "barrel_failed": st.sampled_from(["minus_bid", "fall", "both"]),
+        "bombs_per_game": st.sampled_from([None, 0, 1, 2]),
+        "bid_step": st.sampled_from([5, 10]),
+        "bolts": st.sampled_from([None, 2, 3]),
+        "dump": st.booleans(),
+    }
+).map(barrel_options)
 
 
 def with_house_reset(options: ThousandOptions, reset: bool) -> ThousandOptions:

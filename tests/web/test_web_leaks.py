@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +17,21 @@ from web_helpers import create, hub, tokens
 from koloda.cards import DECK_36
 from koloda.game import GameRecord, GameState
 from koloda.thousand.game import GIVE, mask_cards
+from koloda.web.app import create_app
 from koloda.web.games import GAMES, public_view, seat_view
+from koloda.web.store import SqlStore
 
 CARD = re.compile(r"(?<![0-9A-Z])(10|[6-9JQKA])[SCDH](?![a-z])")
 LIMIT = 120  # versions watched per game: several deals of Thousand, most of a Bank deal or more
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """conftest's client with bots moving every 10 ms: with no pause a loaded machine let the bots play
+    most of the LIMIT versions before the sockets connected, leaving few frames to check."""
+    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0.01)
+    with TestClient(app) as test_client:
+        yield test_client
 
 
 def states_by_version(game: str, record: Any) -> list[GameState]:

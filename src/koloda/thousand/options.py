@@ -100,7 +100,27 @@ class ThousandOptions(Options):
                 raise OptionsError(
                     f"barrel_fall_reset must be at least 1 or null, not {self.barrel_fall_reset}"
                 )
+        self._refuse_unused()
         self._validate_game()
+
+    #: Options that only matter when another one is on: (option, what it needs). Setting one away from
+    #: its default while the other is off changes nothing, which is a mistake the player wants to hear of.
+    _NEEDS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("barrel_threshold", "barrel=true"),
+        ("barrel_deals", "barrel=true"),
+        ("barrel_fall", "barrel=true"),
+        ("barrel_failed", "barrel=true"),
+        ("threshold_800", "rule_800 'home' or 'tournament'"),
+        ("bolt_penalty", "bolts set to a number"),
+    )
+
+    def _refuse_unused(self) -> None:
+        on = {"barrel=true": self.barrel, "rule_800 'home' or 'tournament'": self.rule_800 != "off"}
+        on["bolts set to a number"] = self.bolts is not None
+        for name, needs in self._NEEDS:
+            value = getattr(self, name)
+            if not on[needs] and value != self.__dataclass_fields__[name].default:
+                raise OptionsError(f"{name}={value!r} has no effect without {needs}; set both or neither")
 
     # --- the game (issue 4): fields added by the game engine below ---
     redeal_four_nines: bool = True  # G4: a hand with all four nines is dealt again
