@@ -1,15 +1,18 @@
 """koloda's one C extension, ``koloda.rl._speedups``; everything else is in pyproject.toml.
 
-The extension is optional: where it cannot be built (no C compiler), koloda installs without it and the
-research interfaces use their Python reference code, which gives the same tensors, only slower
-(docs/performance.md, "RL interfaces").
+The extension is optional: where it cannot be built (no C compiler, or a build without NumPy's headers),
+koloda installs without it and the research interfaces use their Python reference code, which gives the
+same tensors, only slower (docs/performance.md, "RL interfaces").
 """
 
-import numpy
 from setuptools import Extension, setup
 
-setup(
-    ext_modules=[
+try:
+    import numpy
+except ImportError:  # only a build without isolation can lack it (pyproject.toml requires it)
+    extensions = []
+else:
+    extensions = [
         Extension(
             "koloda.rl._speedups",
             ["src/koloda/rl/_speedups.c"],
@@ -17,4 +20,5 @@ setup(
             optional=True,
         )
     ]
-)
+
+setup(ext_modules=extensions)

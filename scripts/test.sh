@@ -11,3 +11,6 @@ python3 -m venv .venv
 # The web tests drive a real Chromium (Debian's; Playwright never downloads a browser here).
 command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 .venv/bin/pytest -n 2
+# The research interfaces once more on their Python code, as they run where no C compiler built the
+# extension (docs/rl.md): the same tests must pass.
+KOLODA_NO_SPEEDUPS=1 .venv/bin/pytest -n 2 -q tests/rl

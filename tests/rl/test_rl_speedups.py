@@ -20,7 +20,7 @@ from koloda.errors import OptionsError
 from koloda.rl import bank_v0, core, thousand_v0
 from koloda.rl import thousand_encoding as E
 from koloda.rl.bank_encoding import OBS_SIZE as BANK_OBS_SIZE
-from koloda.rl.bank_encoding import BankAdapter
+from koloda.rl.bank_encoding import TOTALS, BankAdapter
 from koloda.rl.core import VectorBuilder, mask_python
 from koloda.thousand import game as G
 from koloda.thousand.game import observe
@@ -48,8 +48,8 @@ def reference_vector(flags: int, n_bits: int, scalars: list[float], n_zeros: int
 def test_the_c_extension_is_built():
     """The project's machines have a C compiler (the README's set-up builds koloda.rl._speedups); without
     it koloda still works, on the Python reference, at a third of the speed. This test says so."""
-    assert core.speedups is not None, "koloda.rl._speedups was not built: is a C compiler installed?"
-    assert core.speedups.BANK_OBS_SIZE == BANK_OBS_SIZE
+    assert core._speedups is not None, "koloda.rl._speedups was not built: is a C compiler installed?"
+    assert core._speedups.BANK_OBS_SIZE == BANK_OBS_SIZE
 
 
 @pytest.mark.parametrize(
@@ -69,16 +69,38 @@ def test_vector_builder_matches_numpy_unpacking(n_bits, n_scalars, n_zeros, way)
         assert np.array_equal(got, reference_vector(flags, n_bits, scalars, n_zeros))
 
 
-def test_the_c_mask_equals_the_python_mask_and_refuses_ids_outside_the_space():
+@pytest.mark.parametrize("mask", [core.mask_of, mask_python])
+def test_the_mask_equals_the_python_mask_and_refuses_ids_outside_the_space(mask):
     rng = random.Random(4)
     for _ in range(200):
         legal = sorted(rng.sample(range(3150), rng.randrange(0, 12)))
-        got = core.mask_of(legal, 3150)
+        got = mask(legal, 3150)
         assert got.dtype == np.int8 and got.flags.writeable
         assert np.array_equal(got, mask_python(legal, 3150))
-    for bad in ([3150], [-1]):
+        assert np.array_equal(mask(np.array(legal, np.int64), np.int64(3150)), got)  # NumPy integers too
+    for bad in ([3150], [-1], [2, 5, 9999]):
         with pytest.raises(IndexError):
-            core.mask_of(bad, 3150)
+            mask(bad, 3150)
+
+
+def test_the_c_vector_builder_reads_a_copy_of_the_scalars_and_checks_them():
+    """The C code converts each scalar with Python's float(): code run there cannot change what it reads
+    (it reads a copy); a wrong count or a float beyond float32 is refused, as struct.pack does."""
+    fast = core._speedups  # built, even where KOLODA_NO_SPEEDUPS=1 keeps it unused
+    scalars: list[object] = []
+
+    class Emptying(float):
+        def __float__(self) -> float:
+            scalars.clear()
+            return 0.5
+
+    scalars += [Emptying(0.5), 2.0, 3.0]
+    got = fast.float_vector(b"\x01", 8, scalars, 3, 12)
+    assert got.tolist() == [1.0] + [0.0] * 7 + [0.5, 2.0, 3.0, 0.0]
+    with pytest.raises(ValueError, match="3 scalars expected, not 2"):
+        fast.float_vector(b"\x01", 8, [1.0, 2.0], 3, 12)
+    with pytest.raises(OverflowError):
+        fast.float_vector(b"", 0, [1e39], 1, 1)
 
 
 def test_koloda_no_speedups_runs_the_python_reference_with_the_same_observations():
@@ -114,18 +136,23 @@ print(digest.hexdigest()[:16], core.speedups is None)
 
 
 def bank_tables():
+    """Every preset at every table size, with trumps chosen in turn (rule 3.2: the choose-trump phase)
+    and with a small target (totals clipped at ten targets, seats out of later deals)."""
     for preset in BankOptions.PRESETS:
         for players in (2, 3, 4):
-            try:
-                yield BankAdapter(players=players, preset=preset, scope="match")
-            except OptionsError:  # a preset for fewer players
-                continue
+            for extra in ({}, {"trump_choice": "in-turn", "trumps": "own"}, {"target": 3}):
+                try:
+                    yield BankAdapter(players=players, preset=preset, scope="match", **extra)
+                except OptionsError:  # a preset for fewer players, or a set-up the extra excludes
+                    continue
 
 
 def test_the_c_bank_encoder_equals_the_python_reference_at_every_step():
     """Every entry of every seat's tensor, at every step of two matches per preset and table size (all
     trump set-ups, the choice of trumps, seats out, match totals), C against Python."""
     compared = 0
+    phases: set[int] = set()
+    clipped = False
     for adapter in bank_tables():
         for seed in range(2):
             for state in random_positions(adapter.new_state(seed), random.Random(seed), 250):
@@ -134,16 +161,34 @@ def test_the_c_bank_encoder_equals_the_python_reference_at_every_step():
                     assert fast.dtype == np.float32 and fast.flags.writeable
                     assert np.array_equal(fast, adapter.encode_python(state, seat)), (adapter.options, seat)
                     compared += 1
-    assert compared > 20_000
+                    clipped |= bool(np.abs(fast[TOTALS : TOTALS + 4]).max() == 10.0)
+                phases.add(state.phase)
+    assert compared > 60_000
+    assert phases == {0, 1, 2, 3, 4} and clipped  # every phase, choose-trump and over included
 
 
-def test_the_c_bank_encoder_refuses_what_is_not_a_bank_position():
+def test_the_bank_encoders_follow_the_states_options_not_the_adapters():
+    """A state made with other options than the adapter's is encoded by its own options, in C and in
+    Python alike (the Python caches key on them)."""
+    plain = BankAdapter(players=2, trumps="two")
+    for other in (BankAdapter(players=2, trumps="senior-junior"), BankAdapter(players=2, target=10)):
+        for state in random_positions(other.new_state(3), random.Random(3), 60):
+            for seat in (0, 1):
+                want = other.encode_python(state, seat)
+                assert np.array_equal(plain.encode(state, seat), want)
+                assert np.array_equal(plain.encode_python(state, seat), want)
+
+
+@pytest.mark.parametrize("way", ["encode", "encode_python"])
+def test_the_bank_encoders_refuse_what_is_not_a_bank_position(way):
     adapter = BankAdapter(players=3)
+    encode = getattr(adapter, way)
     state = adapter.new_state(1)
-    with pytest.raises(ValueError, match="seat 3"):
-        adapter.encode(state, 3)
+    for seat in (3, -1):
+        with pytest.raises(ValueError, match=f"no seat {seat} at a Bank table of 3"):
+            encode(state, seat)
     with pytest.raises(AttributeError):
-        adapter.encode(object(), 0)  # type: ignore[arg-type]
+        encode(object(), 0)
 
 
 def test_vector_builder_refuses_flags_wider_than_its_bytes():

@@ -11,6 +11,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <float.h>
+#include <math.h>
 #include <string.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
@@ -92,8 +94,9 @@ static const int seq_attr[S_COUNT] = {
     A_HANDS, A_BANK, A_TRUMP_SUITS, A_CHOSEN, A_CAPTURED, A_CAPTURED_PTS, A_OUT, A_ACTIVE, A_TOTALS,
 };
 
-/* The trump set-up and the match target of the last options seen (options are frozen, and the
- * reference held keeps the identity meaningful): reading them costs as much as the rest. */
+/* The trump set-up and the match target of the last options seen: reading them costs as much as the
+ * rest. Options objects are frozen (a change made by force, past the dataclass, is not seen), and the
+ * reference held keeps the identity meaningful (one options object stays alive). */
 static PyObject *last_opts = NULL;
 static int last_mode;
 static long last_scale;
@@ -127,9 +130,12 @@ static int bank_fill(float *v, PyObject *state, long seat, PyObject **seq) {
     long phase, n, scale, target, opening, top_owner, four_kings, cur, x;
     unsigned long long bits;
     if (attr_long(state, attr[A_PHASE], &phase) < 0 || attr_long(state, attr[A_N], &n) < 0) return -1;
-    if (n < 1 || n > 4 || seat < 0 || seat >= n || phase < 0 || phase > CHOOSE) {
-        PyErr_Format(PyExc_ValueError, "koloda._speedups: bad Bank state (seat %ld, %ld seats, phase %ld)",
-                     seat, n, phase);
+    if (n < 2 || n > 4 || phase < 0 || phase > CHOOSE) {
+        PyErr_Format(PyExc_ValueError, "koloda._speedups: not a Bank state (%ld seats, phase %ld)", n, phase);
+        return -1;
+    }
+    if (seat < 0 || seat >= n) {
+        PyErr_Format(PyExc_ValueError, "no seat %ld at a Bank table of %ld", seat, n);
         return -1;
     }
     PyObject *opts = PyObject_GetAttr(state, attr[A_OPTS]);
@@ -157,7 +163,8 @@ static int bank_fill(float *v, PyObject *state, long seat, PyObject **seq) {
         if (mode == TRUMPS_OWN) {
             long own;
             if (n_suits ? item_long(suits, q, &own) : item_long(seq[S_CHOSEN], q, &own)) return -1;
-            if (own >= 0 && own < 4) v[TRUMP + 4 * r + own] = 1.0f;
+            if (own > 3) goto bad_suit;
+            if (own >= 0) v[TRUMP + 4 * r + own] = 1.0f; /* -1: not chosen yet (rule 3.2) */
         } else if (mode == TRUMPS_SENIOR_JUNIOR && n_suits) {
             long senior, junior;
             if (item_long(suits, 0, &senior) < 0 || item_long(suits, 1, &junior) < 0) return -1;
@@ -206,10 +213,10 @@ static int bank_fill(float *v, PyObject *state, long seat, PyObject **seq) {
     if (n_bank) {
         if (item_long(bank, n_bank - 1, &x) < 0) return -1;
         if (x % 9 == SEVEN) v[SEVEN_ON_TOP] = 1.0f;
-        if (top_owner >= 0) v[TOP_OWNER + pymod(top_owner - seat, n)] = 1.0f;
+        if (top_owner >= 0) v[TOP_OWNER + pymod(pymod(top_owner, n) - seat, n)] = 1.0f;
     }
     if (four_kings) v[FOUR_KINGS] = 1.0f;
-    if (!over) v[TO_MOVE + pymod(cur - seat, n)] = 1.0f;
+    if (!over) v[TO_MOVE + pymod(pymod(cur, n) - seat, n)] = 1.0f;
     PyObject *stock = PyObject_GetAttr(state, attr[A_STOCK]);
     if (stock == NULL) return -1;
     Py_ssize_t n_stock = PyObject_Length(stock);
@@ -252,32 +259,55 @@ static PyObject *bank_encode(PyObject *Py_UNUSED(module), PyObject *const *args,
 
 /* -- generic vectors and masks -------------------------------------------------------------------- */
 
+/* An index argument (ints and NumPy integers alike), or -1 with an exception set. */
+static Py_ssize_t index_arg(PyObject *obj, const char *what) {
+    Py_ssize_t value = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    if (value < 0) {
+        PyErr_Format(PyExc_ValueError, "%s must not be negative, not %zd", what, value);
+        return -1;
+    }
+    return value;
+}
+
 PyDoc_STRVAR(float_vector_doc,
 "float_vector(flag_bytes, n_bits, scalars, size) -> numpy.ndarray\n\n"
 "size float32 values: the n_bits low bits of flag_bytes (little-endian) as 0/1, then the floats of\n"
-"the list scalars, then zeros.");
+"the sequence scalars (exactly size - n_bits of them minus the zeros that follow), then zeros. A float\n"
+"beyond float32's range is an OverflowError, as struct.pack gives.");
 
 static PyObject *float_vector(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "float_vector(flag_bytes, n_bits, scalars, size) takes four arguments");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "float_vector(flag_bytes, n_bits, scalars, n_scalars, size) takes five arguments");
         return NULL;
     }
-    if (!PyBytes_Check(args[0]) || !PyList_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "float_vector: flag_bytes must be bytes and scalars a list");
+    if (!PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "float_vector: flag_bytes must be bytes");
         return NULL;
     }
-    Py_ssize_t n_bits = PyLong_AsSsize_t(args[1]);
-    if (n_bits == -1 && PyErr_Occurred()) return NULL;
-    Py_ssize_t size = PyLong_AsSsize_t(args[3]);
-    if (size == -1 && PyErr_Occurred()) return NULL;
-    Py_ssize_t n_scalars = PyList_GET_SIZE(args[2]);
-    if (n_bits < 0 || n_bits > 8 * PyBytes_GET_SIZE(args[0]) || n_bits + n_scalars > size) {
+    Py_ssize_t n_bits = index_arg(args[1], "n_bits"), n_scalars = index_arg(args[3], "n_scalars");
+    Py_ssize_t size = index_arg(args[4], "size");
+    if (n_bits < 0 || n_scalars < 0 || size < 0) return NULL;
+    if (n_bits > 8 * PyBytes_GET_SIZE(args[0]) || n_bits + n_scalars > size) {
         PyErr_SetString(PyExc_ValueError, "float_vector: the flags and scalars do not fit in size");
+        return NULL;
+    }
+    /* a tuple copy: converting an item may run Python code, which must not change what is read */
+    PyObject *scalars = PySequence_Tuple(args[2]);
+    if (scalars == NULL) return NULL;
+    if (PyTuple_GET_SIZE(scalars) != n_scalars) {
+        PyErr_Format(PyExc_ValueError, "float_vector: %zd scalars expected, not %zd", n_scalars,
+                     PyTuple_GET_SIZE(scalars));
+        Py_DECREF(scalars);
         return NULL;
     }
     npy_intp dims[1] = {size};
     PyObject *out = PyArray_ZEROS(1, dims, NPY_FLOAT32, 0);
-    if (out == NULL) return NULL;
+    if (out == NULL) {
+        Py_DECREF(scalars);
+        return NULL;
+    }
     float *v = (float *)PyArray_DATA((PyArrayObject *)out);
     const unsigned char *flags = (const unsigned char *)PyBytes_AS_STRING(args[0]);
     for (Py_ssize_t b = 0; 8 * b < n_bits; b++) {
@@ -286,32 +316,36 @@ static PyObject *float_vector(PyObject *Py_UNUSED(module), PyObject *const *args
         set_bits(v, 8 * b, byte);
     }
     for (Py_ssize_t i = 0; i < n_scalars; i++) {
-        double x = PyFloat_AsDouble(PyList_GET_ITEM(args[2], i));
-        if (x == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(out);
-            return NULL;
+        double x = PyFloat_AsDouble(PyTuple_GET_ITEM(scalars, i));
+        if (x == -1.0 && PyErr_Occurred()) goto fail;
+        if (isfinite(x) && (x > FLT_MAX || x < -FLT_MAX)) {
+            PyErr_SetString(PyExc_OverflowError, "float_vector: a scalar too large for float32");
+            goto fail;
         }
         v[n_bits + i] = (float)x;
     }
+    Py_DECREF(scalars);
     return out;
+fail:
+    Py_DECREF(scalars);
+    Py_DECREF(out);
+    return NULL;
 }
 
 PyDoc_STRVAR(action_mask_doc,
 "action_mask(legal, size) -> numpy.ndarray\n\n"
-"size bytes: 1 at every action id of the list legal, 0 elsewhere.");
+"size int8 entries: 1 at every action id of the sequence legal (ints or NumPy integers), 0 elsewhere;\n"
+"an id outside 0..size-1 is an IndexError.");
 
 static PyObject *action_mask(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "action_mask(legal, size) takes two arguments");
         return NULL;
     }
-    Py_ssize_t size = PyLong_AsSsize_t(args[1]);
-    if (size == -1 && PyErr_Occurred()) return NULL;
-    if (size < 0) {
-        PyErr_SetString(PyExc_ValueError, "action_mask: a negative size");
-        return NULL;
-    }
-    PyObject *legal = PySequence_Fast(args[0], "action_mask: legal must be a sequence of ints");
+    Py_ssize_t size = index_arg(args[1], "size");
+    if (size < 0) return NULL;
+    /* a tuple copy: converting an id may run Python code (__index__), which must not change the list */
+    PyObject *legal = PySequence_Tuple(args[0]);
     if (legal == NULL) return NULL;
     npy_intp dims[1] = {size};
     PyObject *out = PyArray_ZEROS(1, dims, NPY_INT8, 0);
@@ -320,9 +354,9 @@ static PyObject *action_mask(PyObject *Py_UNUSED(module), PyObject *const *args,
         return NULL;
     }
     char *m = (char *)PyArray_DATA((PyArrayObject *)out);
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(legal);
+    Py_ssize_t n = PyTuple_GET_SIZE(legal);
     for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t a = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(legal, i));
+        Py_ssize_t a = PyNumber_AsSsize_t(PyTuple_GET_ITEM(legal, i), PyExc_IndexError);
         if (a == -1 && PyErr_Occurred()) goto fail;
         if (a < 0 || a >= size) {
             PyErr_Format(PyExc_IndexError, "action_mask: action id %zd outside 0-%zd", a, size - 1);

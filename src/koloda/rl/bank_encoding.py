@@ -125,11 +125,16 @@ class BankAdapter:
         return self.encode_python(state, seat)
 
     def encode_python(self, state: BankState, seat: int) -> FloatArray:
-        """:meth:`encode` in Python: the reference of the C version."""
+        """:meth:`encode` in Python: the reference of the C version (pure Python, C or not)."""
+        if not 0 <= seat < state.n:
+            raise ValueError(f"no seat {seat} at a Bank table of {state.n}")
         phase = state.phase
+        opts = state.opts
         # the blocks that change only on a capture, a seat going out or a new deal are cached; the key
-        # holds everything they depend on, by value (states are copied and reused, never by identity)
-        key = (seat, state.trump_suits, state.active, *state.out, *state.captured, *state.totals)
+        # holds everything they depend on, by value (states are copied and reused, never by identity;
+        # the options are in it for a state made with other options than the adapter's)
+        key = (seat, state.n, opts.trumps, opts.target, state.trump_suits, state.active, *state.out)
+        key += (*state.captured, *state.totals)
         if phase == CHOOSE:
             key += tuple(state._chosen)
         table = self._table_cache.get(key)
@@ -163,11 +168,11 @@ class BankAdapter:
         scalars = [0.0, 0.0, 0.0, 0.0, len(state.stock) / 36, *table[1]]
         for r, q in enumerate(_REL[n][seat]):
             scalars[r] = hands[q].bit_count() / 36
-        return self._vector.build(flags, scalars)
+        return self._vector.build_python(flags, scalars)
 
     def _table(self, state: BankState, seat: int) -> tuple[int, list[float]]:
         """The flags and scalars that change only on a capture, a seat going out or a new deal."""
-        trump_key = (state.trump_suits, tuple(state._chosen), seat)
+        trump_key = (state.opts.trumps, state.n, state.trump_suits, tuple(state._chosen), seat)
         flags = self._trumps.get(trump_key)
         if flags is None:
             flags = self._trumps[trump_key] = _trump_bits(state, seat)

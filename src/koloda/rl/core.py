@@ -32,9 +32,9 @@ try:
     from koloda.rl import _speedups
 except ImportError:  # pragma: no cover - the project's machines have a compiler
     _speedups = None  # type: ignore[assignment]
+speedups = _speedups  # the C module in use: None where it is not built or switched off
 if os.environ.get(NO_SPEEDUPS) == "1":
-    _speedups = None  # type: ignore[assignment]
-speedups = _speedups
+    speedups = None  # type: ignore[assignment]
 
 
 class Adapter(Protocol):
@@ -126,6 +126,8 @@ def mask_python(legal: Sequence[int], num_actions: int) -> Int8Array:
     """
     data = bytearray(num_actions)
     for a in legal:
+        if a < 0:  # a negative index would set an entry from the end
+            raise IndexError(f"action id {a} outside 0-{num_actions - 1}")
         data[a] = 1
     return np.frombuffer(data, np.int8)
 
@@ -157,11 +159,10 @@ class VectorBuilder:
     [1.0, 1.0, 0.0, 1.0, 0.5, 0.0, 0.0]
     """
 
-    __slots__ = ("_args", "_at", "_n_bits", "_pack", "_pad", "_size", "_width")
+    __slots__ = ("_args", "_at", "_pack", "_pad", "_width")
 
     def __init__(self, n_bits: int, n_scalars: int, n_zeros: int = 0) -> None:
-        self._args = (n_bits, n_scalars, n_zeros)
-        self._n_bits, self._size = n_bits, n_bits + n_scalars + n_zeros
+        self._args = (n_bits, n_scalars, n_zeros, n_bits + n_scalars + n_zeros)
         self._width = (n_bits + 7) // 8
         self._at = 4 * n_bits
         self._pack = struct.Struct(f"<{n_scalars}f").pack
@@ -173,8 +174,9 @@ class VectorBuilder:
         ``flags`` must be below ``2**n_bits``: a wider int is an OverflowError, a bit between ``n_bits``
         and the next multiple of 8 is overwritten by the scalars."""
         if speedups is not None:
+            n_bits, n_scalars, _, size = self._args
             flag_bytes = flags.to_bytes(self._width, "little")
-            return speedups.float_vector(flag_bytes, self._n_bits, scalars, self._size)
+            return speedups.float_vector(flag_bytes, n_bits, scalars, n_scalars, size)
         return self.build_python(flags, scalars)
 
     def build_python(self, flags: int, scalars: list[float]) -> FloatArray:
@@ -185,7 +187,7 @@ class VectorBuilder:
 
     def __reduce__(self) -> tuple[type[VectorBuilder], tuple[int, int, int]]:
         # adapters are pickled with OpenSpiel states; a struct.Struct cannot be, so it is rebuilt
-        return VectorBuilder, self._args
+        return VectorBuilder, self._args[:3]
 
 
 _JOIN = bytearray().join  # joins into a new bytearray: one copy, and the vector is writable
