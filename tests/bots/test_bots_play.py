@@ -14,6 +14,7 @@ from koloda.bots import make_bot
 from koloda.bots.bank import WorldSampler as BankSampler
 from koloda.bots.thousand import TrickMemory, make_solver, utility
 from koloda.bots.thousand import WorldSampler as ThousandSampler
+from koloda.thousand.game import CARDS
 from koloda.thousand.game import new_game as thousand_new_game
 from koloda.thousand.game import observe as thousand_observe
 from koloda.thousand.options import ThousandOptions
@@ -127,6 +128,38 @@ def test_thousand_worlds_agree_with_the_view() -> None:
                 differ += any(world.hand(p) != state.hand(p) for p in others)
             state.apply(bots[seat].choose(view, state.legal_actions()))
     assert found > 100 and differ > found // 2  # the hidden cards really are drawn
+
+
+def test_thousand_worlds_give_the_other_opponent_a_talon_card_too() -> None:
+    """Rule G7: an opponent who saw the talon does not see the other opponent's gift, which may have been
+    a talon card; the sampler draws such worlds as well as the others, each agreeing with the view."""
+    checked = from_talon = 0
+    for d in range(12):
+        state = thousand_new_game(seed=d, scope="deal")
+        bots = [make_bot("thousand", "heuristic", p) for p in range(3)]
+        rng = random.Random(d)
+        while not state.is_over():
+            seat = state.current_player
+            assert seat is not None
+            view = thousand_observe(state, seat)
+            if view.phase == "playing" and seat != view.declarer and view.talon is not None:
+                sampler = ThousandSampler(ThousandOptions(), TrickMemory())
+                mine = {card for recipient, card in view.gifts if recipient == seat}
+                for _ in range(4):
+                    world = sampler(view, rng)
+                    assert world is not None and thousand_observe(world, seat) == view
+                    other = [c for c in world._gifts if str(CARDS[c]) not in map(str, mine)]
+                    assert len(other) == 1
+                    # a talon card the other opponent still holds (one he played was always drawn)
+                    held = [
+                        q
+                        for q in range(3)
+                        if q not in (seat, view.declarer) and world._hands[q] >> other[0] & 1
+                    ]
+                    from_talon += bool(world._talon >> other[0] & 1 and held)
+                    checked += 1
+            state.apply(bots[seat].choose(view, state.legal_actions()))
+    assert checked > 100 and checked // 20 < from_talon < checked  # some of the time
 
 
 def test_endgame_solver_on_the_last_trick_is_the_outcome() -> None:

@@ -239,8 +239,7 @@ def test_bots_play_a_match_to_its_end_then_actions_are_refused(client: TestClien
     made = create(client, game="bank", players=2, seed=3, options={"target": 20}, seats=bots)
     secret = tokens(client, made["id"])
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        hello(ws, secret[0])
-        over = until(ws, lambda f: f["table"]["over"])
+        over = until(ws, lambda f: f["table"]["over"], first=hello(ws, secret[0]))
         assert over["returns"] is not None and over["view"]["winner"] is not None
         versions = over["v"]
         refused(ws, {"type": "act", "v": versions, "action": "draw"}, "game_over")
@@ -268,9 +267,8 @@ def test_a_broken_bot_does_not_stall_the_table(
     monkeypatch.setattr("koloda.web.hub.bot_for", lambda *args, **kwargs: BrokenBot())
     made = create(client, game="bank", players=2, seed=5, seats=[{"kind": "bot", "level": "easy"}] * 2)
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        hello(ws)
-        frame = until(ws, lambda f: f["v"] >= 3)
-    assert frame["type"] == "event" and len(stored_actions(client, made["id"])) >= 3
+        frame = until(ws, lambda f: f["v"] >= 3, first=hello(ws))
+    assert frame["v"] >= 3 and len(stored_actions(client, made["id"])) >= 3
     assert "the easy bot failed at table 1" in caplog.text  # said, not hidden
 
 
@@ -279,8 +277,7 @@ def test_a_thousand_match_ends_with_its_winner_and_score_table(client: TestClien
     options = {"target": 200, "defender_cap": 190, "threshold_800": 150}
     made = create(client, game="thousand", players=3, seed=4, options=options, seats=bots)
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        hello(ws)
-        over = until(ws, lambda f: f["table"]["over"], limit=5000)
+        over = until(ws, lambda f: f["table"]["over"], limit=5000, first=hello(ws))
     scores = over["scores"]
     assert scores["winner"] is not None and max(over["returns"]) >= 200
     assert scores["winner"] == over["returns"].index(max(over["returns"]))

@@ -48,8 +48,11 @@ def tokens(client: TestClient, table_id: int) -> list[str]:
     return [seat.token for seat in hub(client).store.load_table(table_id).seats]
 
 
-def until(ws: Any, predicate: Any, limit: int = 2000) -> dict[str, Any]:
-    """Read frames until one satisfies ``predicate``."""
+def until(ws: Any, predicate: Any, limit: int = 2000, first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Read frames until one satisfies ``predicate``, starting with ``first`` (the hello's answer) if
+    given: bots that move at once may have got there before the socket said hello."""
+    if first is not None and predicate(first):
+        return first
     for _ in range(limit):
         frame: dict[str, Any] = ws.receive_json()
         if predicate(frame):

@@ -399,9 +399,30 @@ class WorldSampler:
                     hands[m.seat] |= 1 << c
                     placed |= 1 << c
         talon = know.talon
+        talon_gifts: dict[int, int] = {}  # the other opponent's unseen gift, when it came from the talon
         if talon is not None and decl != me:
-            # the declarer keeps the talon's unplayed cards (the other opponent may have got one of them
-            # as his gift: such worlds are not drawn, a simplification that keeps sampling cheap)
+            # Rule G7: the declarer gave one of his other nine cards to the other opponent, a talon card
+            # with prior chance (talon cards left) / 9; drawn so, and worlds the play rules out rejected
+            # (a talon card played by someone else, or one the other opponent is void in or has no room
+            # for). Without a talon gift, a talon card he played rules the world out too.
+            left = talon & ~(1 << gave_to[me] if me in gave_to else 0)
+            for r in active:
+                if r in (me, decl) or r in gave_to:
+                    continue
+                shown = know.played[r] | hands[r]  # what he played, and a declared marriage's other card
+                if rng.randrange(9) < left.bit_count():
+                    c = _ids(left)[rng.randrange(left.bit_count())]
+                    if not shown >> c & 1:
+                        if (know.gone | placed) >> c & 1 or know.void[r] >> (c // 6) & 1:
+                            return None
+                        if hands[r].bit_count() >= sizes[r]:
+                            return None
+                        hands[r] |= 1 << c
+                        placed |= 1 << c
+                    talon_gifts[r] = c
+                elif talon & shown:
+                    return None
+            # the declarer keeps the talon's other unplayed cards
             keep = talon & ~know.gone & ~know.hand & ~placed
             if keep.bit_count() > sizes[decl]:
                 return None
@@ -424,6 +445,8 @@ class WorldSampler:
         for r in opponents:
             if r in gave_to:
                 gifts[r] = gave_to[r]
+            elif r in talon_gifts:
+                gifts[r] = talon_gifts[r]
             else:  # a gift this seat did not see: any card the recipient held
                 held = _ids(initial[r])
                 gifts[r] = held[rng.randrange(len(held))]
