@@ -11,18 +11,13 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette's TestClient still works with httpx
 
 from starlette.testclient import TestClient  # noqa: E402
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
-
-from koloda.web.app import create_app  # noqa: E402
-from koloda.web.store import SqlStore  # noqa: E402
+from web_helpers import CHROMIUM, CHROMIUM_ARGS, Server, app_client  # noqa: E402
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """The app over a fresh SQLite file, bots moving at once."""
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0)
-    with TestClient(app) as test_client:
-        yield test_client
+    yield from app_client(tmp_path, bot_delay=0)
 
 
 @pytest.fixture

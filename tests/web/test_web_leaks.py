@@ -12,14 +12,12 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import create, hub, tokens
+from web_helpers import app_client, create, hub, tokens
 
 from koloda.cards import DECK_36
 from koloda.game import GameRecord, GameState
 from koloda.thousand.game import GIVE, mask_cards
-from koloda.web.app import create_app
 from koloda.web.games import GAMES, public_view, seat_view
-from koloda.web.store import SqlStore
 
 CARD = re.compile(r"(?<![0-9A-Z])(10|[6-9JQKA])[SCDH](?![a-z])")
 LIMIT = 120  # versions watched per game: several deals of Thousand, most of a Bank deal or more
@@ -29,9 +27,7 @@ LIMIT = 120  # versions watched per game: several deals of Thousand, most of a B
 def client(tmp_path: Path) -> Iterator[TestClient]:
     """conftest's client with bots moving every 10 ms: with no pause a loaded machine let the bots play
     most of the LIMIT versions before the sockets connected, leaving few frames to check."""
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0.01)
-    with TestClient(app) as test_client:
-        yield test_client
+    yield from app_client(tmp_path, bot_delay=0.01)
 
 
 def states_by_version(game: str, record: Any) -> list[GameState]:

@@ -7,13 +7,24 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 from starlette.testclient import TestClient
 
+from koloda.web.app import create_app
 from koloda.web.hub import Hub
+from koloda.web.store import SqlStore
+
+
+def app_client(tmp_path: Path, bot_delay: float) -> Iterator[TestClient]:
+    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move."""
+    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay)
+    with TestClient(app) as test_client:
+        yield test_client
+
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

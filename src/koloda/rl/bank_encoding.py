@@ -107,9 +107,7 @@ class BankAdapter:
         self.players = check_players(players, 2, 4, "Bank")
         self.rewards = check_rewards(rewards, scope)
         self.scope = scope
-        base = BankOptions.preset(preset).to_dict()
-        base.update(options)
-        self.options = BankOptions.from_mapping(base)
+        self.options = BankOptions.preset(preset).replace(**options)
         self.options.check_players(players)
         self._table_cache: dict[tuple[Any, ...], tuple[int, list[float]]] = {}
         self._trumps: dict[tuple[Any, ...], int] = {}

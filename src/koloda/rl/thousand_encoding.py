@@ -96,9 +96,7 @@ class ThousandAdapter:
         self.players = check_players(players, 3, 4, "Thousand")
         self.rewards = check_rewards(rewards, scope)
         self.scope = scope
-        base = ThousandOptions.preset(preset).to_dict()
-        base.update(options)
-        self.options = ThousandOptions.from_mapping(base)
+        self.options = ThousandOptions.preset(preset).replace(**options)
         self._start_totals = ScoreBook(self.options, players).totals
         self._vector = VectorBuilder(N_BITS, SPARE - N_BITS, n_zeros=OBS_SIZE - SPARE)
 

@@ -103,23 +103,20 @@ class ThousandOptions(Options):
         self._refuse_unused()
         self._validate_game()
 
-    #: Options that only matter when another one is on: (option, what it needs). Setting one away from
-    #: its default while the other is off changes nothing, which is a mistake the player wants to hear of.
-    _NEEDS: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("barrel_threshold", "barrel=true"),
-        ("barrel_deals", "barrel=true"),
-        ("barrel_fall", "barrel=true"),
-        ("barrel_failed", "barrel=true"),
-        ("threshold_800", "rule_800 'home' or 'tournament'"),
-        ("bolt_penalty", "bolts set to a number"),
-    )
-
     def _refuse_unused(self) -> None:
-        on = {"barrel=true": self.barrel, "rule_800 'home' or 'tournament'": self.rule_800 != "off"}
-        on["bolts set to a number"] = self.bolts is not None
-        for name, needs in self._NEEDS:
+        """An option that only matters when another one is on, set away from its default while that one
+        is off, changes nothing: a mistake the player wants to hear of."""
+        barrel, line, bolts = self.barrel, self.rule_800 != "off", self.bolts is not None
+        for name, needs, on in (
+            ("barrel_threshold", "barrel=true", barrel),
+            ("barrel_deals", "barrel=true", barrel),
+            ("barrel_fall", "barrel=true", barrel),
+            ("barrel_failed", "barrel=true", barrel),
+            ("threshold_800", "rule_800 'home' or 'tournament'", line),
+            ("bolt_penalty", "bolts set to a number", bolts),
+        ):
             value = getattr(self, name)
-            if not on[needs] and value != self.__dataclass_fields__[name].default:
+            if not on and value != self.__dataclass_fields__[name].default:
                 raise OptionsError(f"{name}={value!r} has no effect without {needs}; set both or neither")
 
     # --- the game (issue 4): fields added by the game engine below ---
