@@ -1,7 +1,7 @@
-"""koloda's one C extension, ``koloda.rl._speedups``; everything else is in pyproject.toml.
+"""koloda's one C extension, ``koloda._speedups``; everything else is in pyproject.toml.
 
 The extension is optional: where it cannot be built (no C compiler, or a build without NumPy's headers),
-koloda installs without it and the research interfaces use their Python reference code, which gives the
+koloda installs without it and the observation tensors use their Python reference code, which gives the
 same tensors, only slower (docs/performance.md, "RL interfaces").
 """
 
@@ -14,8 +14,8 @@ except ImportError:  # only a build without isolation can lack it (pyproject.tom
 else:
     extensions = [
         Extension(
-            "koloda.rl._speedups",
-            ["src/koloda/rl/_speedups.c"],
+            "koloda._speedups",
+            ["src/koloda/_speedups.c"],
             include_dirs=[numpy.get_include()],
             optional=True,
         )

@@ -25,10 +25,10 @@ from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not
 
 import koloda.rl.openspiel  # noqa: F401  (registers the games)
 from koloda.bank import observe as bank_observe
-from koloda.bots import make_bot
 from koloda.bots.search import SearchBot
-from koloda.thousand.game import observe as thousand_observe
-from koloda.tournament import lineup, mean_ci
+from koloda.bots.tournament import lineup, mean_ci
+from koloda.registry import get
+from koloda.thousand.observe import observe as thousand_observe
 
 GAMES = {
     "bank": ("python_koloda_bank", 2, bank_observe, 40.0),
@@ -70,7 +70,7 @@ def positions(name: str, count: int, seed: int) -> list[Any]:
     deal = 0
     while len(out) < count:
         state = _dealt(game, seed + deal)
-        bots = [make_bot(name, "heuristic", seed + deal * 10 + p) for p in range(players)]
+        bots = [get(name).bot("heuristic", seed + deal * 10 + p) for p in range(players)]
         rng = random.Random(seed + deal)
         stop = rng.randrange(4, 14)
         seen = 0
@@ -107,14 +107,14 @@ def speed(name: str, count: int, iters: int, seed: int) -> dict[str, Any]:
         engine = state.tracker.state
         seat = engine.current_player
         view, legal = observe(engine, seat), engine.legal_actions()
-        bot = make_bot(name, f"search:iters={iters}", seed + i)
+        bot = get(name).bot(f"search:iters={iters}", seed + i)
         assert isinstance(bot, SearchBot)
         t = time.perf_counter()
         bot.choose(view, legal)
         ours += time.perf_counter() - t
         ours_iters += bot.last_iterations
         t = time.perf_counter()
-        make_bot(name, "hard", seed + i).choose(view, legal)
+        get(name).bot("hard", seed + i).choose(view, legal)
         dt = time.perf_counter() - t
         hard += dt
         hard_max = max(hard_max, dt)
@@ -146,7 +146,7 @@ def match(name: str, deals: int, iters: int, seed: int) -> dict[str, Any]:
             state = _dealt(game, seed * 1000 + deal)
             base = (seed * 1000 + deal) * 10 + rotation * 4
             bots: list[Any] = [
-                make_bot(name, f"search:iters={iters}", base + p)
+                get(name).bot(f"search:iters={iters}", base + p)
                 if e == 0
                 else _ismcts(game, iters, base + p, scale)
                 for p, e in enumerate(seats)

@@ -144,7 +144,7 @@ def measure(game: str, seconds: float) -> dict[str, Any]:
         blind = pettingzoo_blind_player(bank_v0.env(players=PLAYERS))
     else:
         from koloda.rl import thousand_v0
-        from koloda.thousand.game import new_game as thousand_game
+        from koloda.thousand.state import new_game as thousand_game
 
         raw = raw_player(lambda seed: thousand_game(players=PLAYERS, seed=seed, scope="deal"))
         zoo = pettingzoo_player(thousand_v0.env(players=PLAYERS))

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hearts import hearts_rate
 
-from koloda.thousand.game import new_game
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import new_game
 
 
 def thousand_rate(seconds: float, seed: int = 0, players: int = 3) -> dict[str, float]:

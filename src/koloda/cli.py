@@ -1,23 +1,28 @@
-"""The ``koloda`` command. Each game adds its own subcommands from its ``cli`` module."""
+"""The ``koloda`` command.
+
+Every registered game (:mod:`koloda.registry`) gets ``koloda <game> simulate`` and ``koloda <game>
+replay`` from here, and adds its own commands (``play``...) through its spec; the yard game's referee
+(``banki``), tournaments and the web server add theirs. Bad input of any kind is one line on stderr and
+exit status 2, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-from koloda import __version__
-from koloda.errors import KolodaError
-
-#: Command name -> module with ``register(subparsers)``; the module's parsers set ``func``.
-COMMANDS: dict[str, str] = {
-    "bank": "koloda.bank.cli",
-    "thousand": "koloda.thousand.cli",
-    "banki": "koloda.banki.cli",
-    "tournament": "koloda.tournament",
-    "serve": "koloda.web.cli",
-}
+from koloda import __version__, registry
+from koloda.banki import cli as banki_cli
+from koloda.bots import tournament
+from koloda.errors import KolodaError, RecordError, RequestError
+from koloda.game import GameRecord, GameSpec
+from koloda.i18n import LANGS
+from koloda.options import add_option_arguments
+from koloda.web import cli as web_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,22 +30,76 @@ def build_parser() -> argparse.ArgumentParser:
         prog="koloda", description="Play, score and study Bank, Thousand and banki."
     )
     parser.add_argument("--version", action="version", version=f"koloda {__version__}")
+    parser.set_defaults(func=None)  # every command sets its own
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS.values():
-        importlib.import_module(module).register(subparsers)
+    for spec in registry.games():
+        add_game_commands(subparsers, spec)
+    banki_cli.register(subparsers)
+    tournament.register(subparsers)
+    web_cli.register(subparsers)
     return parser
+
+
+def add_game_commands(subparsers: Any, spec: GameSpec) -> None:
+    """``koloda <game>`` with ``simulate``, ``replay`` and the game's own commands."""
+    title = spec.titles["en"]
+    parser = subparsers.add_parser(spec.name, help=f"{title} ({spec.titles['ru']})", description=title)
+    commands = parser.add_subparsers(dest=f"{spec.name}_command", metavar="COMMAND", required=True)
+
+    simulate = commands.add_parser("simulate", help="random bots play deals; prints figures")
+    add_option_arguments(simulate, spec.options_class)
+    counts = ", ".join(map(str, spec.player_counts))
+    simulate.add_argument(
+        "--players", type=int, default=spec.default_players, help=f"{counts} (default {spec.default_players})"
+    )
+    simulate.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
+    simulate.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    simulate.set_defaults(func=lambda args: _simulate(args, spec))
+
+    replay = commands.add_parser("replay", help="replay a game record and print the result")
+    replay.add_argument("file", type=Path, help="a game record (JSON, docs/api.md)")
+    replay.add_argument("--lang", choices=LANGS, default="ru", help="language (default ru)")
+    replay.set_defaults(func=lambda args: _replay(args, spec))
+
+    spec.add_commands(commands)
+
+
+def _simulate(args: argparse.Namespace, spec: GameSpec) -> int:
+    if args.seed < 0:
+        raise RequestError(f"--seed must not be negative, not {args.seed}", field="seed")
+    options = spec.options(args.preset, args.option)
+    figures = spec.simulate(
+        options, players=args.players, deals=args.deals, seed=args.seed, progress=not args.json
+    )
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    for line in spec.simulate_lines(figures):
+        print(line)
+    return 0
+
+
+def _replay(args: argparse.Namespace, spec: GameSpec) -> int:
+    record = GameRecord.load(args.file, game=spec.name)
+    try:
+        state = spec.replay(record)
+    except KolodaError as exc:  # bad options, players or actions: say which file holds them
+        raise RecordError(f"{args.file}: {exc}") from None
+    print(spec.replay_summary(state, args.lang))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    func = getattr(args, "func", None)
+    func = args.func
     if func is None:
         parser.print_help()
         return 2
     try:
         return int(func(args) or 0)
-    except KolodaError as exc:  # bad input: a clear message, never a traceback
+    except KolodaError as exc:  # bad input: one clear line, never a traceback
         print(f"koloda: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

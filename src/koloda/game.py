@@ -1,13 +1,9 @@
 """The game protocol every koloda card game follows, and the game record that replays a game.
 
-See ``docs/api.md`` for the prose version. A game is a package (``koloda.bank``, ``koloda.thousand``)
-exposing:
-
-* an options class (:class:`koloda.options.Options`) with presets;
-* ``new_game(options, *, players, seed, scope)`` and ``from_deal(deal, options, *, scope)`` returning a
-  state that follows :class:`GameState`;
-* ``observe(state, seat)``: everything that seat may see, and nothing else;
-* ``replay(record)``: rebuild a state from a :class:`GameRecord`.
+See ``docs/api.md`` for the prose version and ``docs/architecture.md`` for where it sits. A game is a
+package (``koloda.bank``, ``koloda.thousand``) whose state follows :class:`GameState`, whose
+observations derive from :class:`Observation`, and which is registered in :mod:`koloda.registry` by a
+:class:`koloda.registry.GameSpec`: construction, replay, observation, notation and bots.
 
 Actions are ints in a fixed, documented action space of the game (fast to generate and compare, and the
 same ids the research interfaces use); ``state.action_text(a)`` and ``state.parse_action(text)`` give the
@@ -16,24 +12,49 @@ canonical text notation, which parses back to the same action.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import json
-from collections.abc import Sequence
+import random
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, Self
+from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
-from koloda.errors import KolodaError, RecordError
+from koloda.bots.base import LEVELS, Bot, BotSpec, Fault, GuardedBot, RandomBot, parse_spec
+from koloda.cards import Card, Suit
+from koloda.errors import IllegalActionError, KolodaError, OptionsError, RecordError, RequestError
+from koloda.i18n import Lang
+from koloda.options import Options
+from koloda.term import track
 
 Scope = Literal["deal", "match"]
 RECORD_VERSION = 1
 
 
 class GameState(Protocol):
-    """What every game state offers. States are mutable for speed; :meth:`copy` is cheap."""
+    """What every game state offers. States are mutable for speed; :meth:`copy` is cheap.
+
+    What a seat may see is not here: ``observe(state, seat)`` of the game (through its
+    :class:`koloda.registry.GameSpec`) is the only view of a state that crosses to bots, interfaces and
+    the network.
+    """
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        ...
 
     @property
     def current_player(self) -> int | None:
         """The seat to act, or ``None`` when the game is over."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied so far (the web's table version)."""
         ...
 
     def legal_actions(self) -> list[int]:
@@ -58,7 +79,52 @@ class GameState(Protocol):
 
     def copy(self) -> Self: ...
 
-    def record(self) -> GameRecord: ...
+    def record(self, meta: Mapping[str, Any] | None = None) -> GameRecord:
+        """Everything played so far as a record (``meta``: names, dates; never affects play)."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Observation:
+    """The header of every game's observation: who looks, and where the game stands.
+
+    ``seat`` is ``None`` for a spectator's view (only public facts). A game's observation class derives
+    from this one and adds its own fields; :meth:`to_json` serialises any of them.
+    """
+
+    seat: int | None
+    players: int
+    deal: int  # the number of the deal being played (from 1), or of the last one once over
+    phase: str
+    current_player: int | None
+    version: int  # actions applied so far
+    legal_actions: tuple[int, ...]  # the seat's own legal actions; empty when it is not its turn
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: cards as canonical text, suits as letters, tuples as lists."""
+        data: dict[str, Any] = jsonable(self)
+        return data
+
+
+def jsonable(value: Any) -> Any:
+    """Observation values to JSON values: cards as canonical text, suits as letters, dataclasses as dicts.
+
+    >>> jsonable((Card.parse("10H"), Suit.SPADES, {"a": (1, 2)}))
+    ['10H', 'S', {'a': [1, 2]}]
+    """
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Suit):
+        return value.letter
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [jsonable(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    return value
 
 
 @dataclass(frozen=True)
@@ -171,6 +237,20 @@ def _get(data: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
+def apply_as(state: GameState, seat: int | None, action: int) -> None:
+    """Play ``action`` on behalf of ``seat``: IllegalActionError, and nothing changed, when it is not that
+    seat's turn (or not a legal action; the engine says why)."""
+    turn = state.current_player
+    if seat != turn:
+        try:
+            shown = repr(state.action_text(action))
+        except KolodaError:
+            shown = repr(action)
+        where = "the game is over" if turn is None else f"it is seat {turn}'s turn"
+        raise IllegalActionError(f"{shown} (action {action!r}) is refused: {where}, not seat {seat}'s")
+    state.apply(action)
+
+
 def replay_actions(state: GameState, actions: Sequence[str]) -> None:
     """Apply recorded actions in order; a bad one raises RecordError naming its number and text."""
     for number, text in enumerate(actions, start=1):
@@ -178,3 +258,179 @@ def replay_actions(state: GameState, actions: Sequence[str]) -> None:
             state.apply(state.parse_action(text))
         except KolodaError as exc:
             raise RecordError(f"action {number} {text!r} does not replay: {exc}") from None
+
+
+# -- the spec of a game ------------------------------------------------------------------------------
+
+OptionsT = TypeVar("OptionsT", bound=Options)
+StateT = TypeVar("StateT")
+
+
+class GameSpec(ABC):
+    """Everything a front end needs to offer one game.
+
+    Subclasses set the class attributes and implement the abstract methods; the other methods have
+    defaults that any game can keep (the toy game of the tests keeps them all).
+    """
+
+    name: ClassVar[str]  # the id in records, URLs and commands: lowercase ASCII
+    titles: ClassVar[Mapping[Lang, str]]  # the game's name for people, per language
+    player_counts: ClassVar[tuple[int, ...]]  # the numbers of seats it is played by
+    default_players: ClassVar[int]
+    options_class: ClassVar[type[Options]]
+    #: Level name (:data:`koloda.bots.LEVELS`) -> bot spec (docs/bots.md): "random", "heuristic", "search"...
+    levels: ClassVar[Mapping[str, str]] = {"easy": "random", "medium": "random", "hard": "random"}
+
+    # -- construction --------------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_game(
+        self, options: Options | None = None, *, players: int, seed: int, scope: Scope = "match"
+    ) -> GameState:
+        """A new game; every shuffle comes from ``seed``."""
+
+    @abstractmethod
+    def replay(self, record: GameRecord) -> GameState:
+        """The state a record describes (RecordError naming the first action that does not replay)."""
+
+    def options(self, preset: str | None = "default", assignments: Iterable[str] = ()) -> Options:
+        """Options from a preset name and ``key=value`` strings (the command line's and the web's form)."""
+        return self.options_class.preset(preset or "default").with_assignments(assignments)
+
+    @property
+    def counts_text(self) -> str:
+        """The player counts for people: ``2-4``, or ``3, 5`` when they are not a range."""
+        low, high = min(self.player_counts), max(self.player_counts)
+        if self.player_counts == tuple(range(low, high + 1)):
+            return f"{low}-{high}" if high > low else str(low)
+        return ", ".join(map(str, self.player_counts))
+
+    def check_players(self, players: object) -> int:
+        """``players`` if the game is played by that many, else OptionsError saying who plays it."""
+        if type(players) is not int or players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise OptionsError(f"{self.name} is played by {counts} players, not {players!r}", field="players")
+        return players
+
+    # -- what a seat sees, and notation --------------------------------------------------------------
+
+    @abstractmethod
+    def observe(self, state: GameState, seat: int | None) -> Observation:
+        """What ``seat`` may see of ``state`` and nothing else; ``None``: a spectator (public facts)."""
+
+    @abstractmethod
+    def action_text(self, action: int) -> str:
+        """The canonical text of an action id (the same in every position)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> int:
+        """Text to an action id; NotationError when malformed."""
+
+    # -- bots ------------------------------------------------------------------------------------------
+
+    def bot(self, spec: str | BotSpec, seed: int, options: Options | None = None) -> Bot:
+        """A bot from a level (:attr:`levels`) or a spec such as ``search:iters=200``, seeded; ``options``
+        are the game's (public agreements a search needs to simulate the rest of the deal)."""
+        parsed = spec if isinstance(spec, BotSpec) else parse_spec(spec, self.levels)
+        if parsed.kind == "random":
+            return RandomBot(seed)
+        return self.make_bot(parsed, seed, options)
+
+    def guarded_bot(
+        self,
+        level: str,
+        seed: int,
+        options: Options | None = None,
+        *,
+        seconds: float | None = None,
+        on_fault: Callable[[Fault], None] | None = None,
+    ) -> GuardedBot:
+        """The bot of ``level`` guarded by the levels below it and then a random legal move: a bot that
+        raises, returns an illegal action or takes more than ``seconds`` is recorded (``on_fault``) and the
+        next one plays that move (docs/bots.md, "Bots that misbehave")."""
+        names = tuple(LEVELS)
+        below = names[: names.index(level)] if level in names else names
+        chain = [(name, self.bot(name, seed, options)) for name in (level, *reversed(below))]
+        return GuardedBot(chain, seed=seed, seconds=seconds, on_fault=on_fault)
+
+    def make_bot(self, spec: BotSpec, seed: int, options: Options | None) -> Bot:
+        """The game's own bots (``heuristic``, ``search``); a game without them refuses the spec."""
+        raise OptionsError(f"bad bot spec {str(spec)!r}: {self.name} has only the random bot")
+
+    # -- what front ends print ----------------------------------------------------------------------
+
+    def simulate(
+        self, options: Options, *, players: int, deals: int, seed: int, progress: bool = False
+    ) -> dict[str, Any]:
+        """Random bots play ``deals`` single deals (deal ``i`` shuffled from ``seed + i``): figures."""
+        if type(deals) is not int or deals < 1:
+            raise RequestError(f"--deals must be at least 1, not {deals!r}", field="deals")
+        self.check_players(players)
+        rng = random.Random(seed)
+        sums = [0] * players
+        actions = 0
+        start = time.perf_counter()
+        items = range(deals)
+        for i in track(items, deals, "deals") if progress else items:
+            state = self.new_game(options, players=players, seed=seed + i, scope="deal")
+            while not state.is_over():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+                actions += 1
+            for p, points in enumerate(state.returns()):
+                sums[p] += points
+        return {
+            "game": self.name,
+            "players": players,
+            "seed": seed,
+            "deals": deals,
+            "actions": actions,
+            "actions_per_deal": actions / deals,
+            "mean_points": [s / deals for s in sums],
+            "seconds": time.perf_counter() - start,
+        }
+
+    def simulate_lines(self, figures: Mapping[str, Any]) -> list[str]:
+        """The figures of :meth:`simulate` for people."""
+        means = ", ".join(f"{m:.1f}" for m in figures["mean_points"])
+        return [
+            f"deals played: {figures['deals']}",
+            f"actions taken: {figures['actions']} ({figures['actions_per_deal']:.1f} a deal)",
+            f"mean points per seat: {means}",
+        ]
+
+    def replay_summary(self, state: GameState, lang: Lang) -> str:
+        """What ``koloda <game> replay`` prints: the result of a replayed record."""
+        returns = " ".join(map(str, state.returns()))
+        if state.is_over():
+            return f"{self.titles[lang]}: {returns}"
+        return f"{self.titles[lang]}: {returns} (seat {state.current_player} to move)"
+
+    def scores(self, state: GameState, names: Sequence[str]) -> dict[str, Any]:
+        """The score table the web shows beside a table (public facts only): by default the returns."""
+        return {"names": list(names), "returns": state.returns()}
+
+    def add_commands(self, commands: Any) -> None:  # noqa: B027 (a hook: most games add nothing)
+        """Add the game's own terminal commands (``play``...) to ``koloda <game>``; none by default."""
+
+    # -- helpers for subclasses -----------------------------------------------------------------------
+
+    def own_state(self, state: GameState, cls: type[StateT]) -> StateT:
+        """``state`` as this game's state class; RequestError for another game's state."""
+        if not isinstance(state, cls):
+            raise RequestError(f"a {type(state).__name__} is not a state of {self.name}")
+        return state
+
+    def own_options(self, options: Options | None, cls: type[OptionsT]) -> OptionsT | None:
+        """``options`` as this game's options class (None stays None); OptionsError for another game's."""
+        if options is not None and not isinstance(options, cls):
+            raise OptionsError(f"{type(options).__name__} are not options of {self.name}")
+        return options
+
+    def load_record(self, text: str) -> GameState:
+        """A JSON record of this game, replayed (RecordError for anything wrong with it)."""
+        try:
+            record = GameRecord.from_json(json.loads(text), game=self.name)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc.msg}") from None
+        return self.replay(record)

@@ -10,13 +10,12 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Literal, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 from koloda.cards import Card
-from koloda.errors import KolodaError
+from koloda.errors import KolodaError, RequestError
+from koloda.i18n import Lang
 
-Lang = Literal["ru", "en"]
-LANGS: tuple[Lang, ...] = ("ru", "en")
 Read = Callable[[str], str]
 Write = Callable[[str], None]
 T = TypeVar("T")
@@ -99,9 +98,10 @@ def refusal(lang: Lang, entry: str, reason: KolodaError, moves: Iterable[str]) -
     Так нельзя: «9Z» (bad card '9Z'). Можно: 7♥, пас
     """
     legal = ", ".join(moves)
+    kind = type(reason)  # the same kind of error: the engine's reason, in the interface's words
     if lang == "ru":
-        return KolodaError(f"Так нельзя: «{entry.strip()}» ({reason}). Можно: {legal}")
-    return KolodaError(f"{reason}. Legal moves: {legal}")
+        return kind(f"Так нельзя: «{entry.strip()}» ({reason}). Можно: {legal}")
+    return kind(f"{reason}. Legal moves: {legal}")
 
 
 def int_in(low: int, high: int) -> Callable[[str], int]:
@@ -111,9 +111,9 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
         try:
             value = int(text.strip())
         except ValueError:
-            raise KolodaError(f"not a number from {low} to {high}: {text!r}") from None
+            raise RequestError(f"not a number from {low} to {high}: {text!r}") from None
         if not low <= value <= high:
-            raise KolodaError(f"not a number from {low} to {high}: {text!r}")
+            raise RequestError(f"not a number from {low} to {high}: {text!r}")
         return value
 
     return parse

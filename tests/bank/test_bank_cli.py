@@ -7,10 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from koloda.bank import BankOptions, new_game
+from koloda.bank import BankOptions, BankState, new_game
 from koloda.bank.cli import play_match, simulate
+from koloda.bots import Bot
 from koloda.cli import main
-from koloda.term import Lang, Quit
+from koloda.i18n import Lang
+from koloda.registry import get
+from koloda.term import Quit
+
+
+def _bots(state: BankState, human: int, level: str = "medium") -> dict[int, Bot]:
+    """The bots of every other seat, as ``koloda bank play`` makes them."""
+    bank = get("bank")
+    return {p: bank.bot(level, p, state.options) for p in range(state.players) if p != human}
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -23,7 +32,7 @@ def test_play_a_whole_match_against_bots(lang: Lang) -> None:
         asked.append(prompt)
         return state.action_text(state.legal_actions()[-1])
 
-    play_match(state, seat=0, lang=lang, read=read, write=out.append)
+    play_match(state, seat=0, lang=lang, bots=_bots(state, 0), read=read, write=out.append)
     text = "\n".join(out)
     assert state.is_over() and state.winner is not None
     assert asked, "the human was never asked for a move"
@@ -42,8 +51,14 @@ def test_a_wrong_entry_is_explained_and_asked_again() -> None:
     out: list[str] = []
     before = state.copy()
     with pytest.raises(Quit):
+        seat = state.current_player or 0
         play_match(
-            state, seat=state.current_player or 0, lang="en", read=lambda _: next(answers), write=out.append
+            state,
+            seat=seat,
+            lang="en",
+            bots=_bots(state, seat),
+            read=lambda _: next(answers),
+            write=out.append,
         )
     text = "\n".join(out)
     assert "bad Bank action 'nonsense'" in text
@@ -80,7 +95,7 @@ def test_replay_command_prints_the_result(tmp_path: Path, capsys: pytest.Capture
         state.apply(state.legal_actions()[0])
     path = tmp_path / "match.json"
     state.record().save(path)
-    assert main(["bank", "replay", str(path)]) == 0
+    assert main(["bank", "replay", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert f"Winner: Seat {state.winner}" in out
     assert f"→ {state.results[-1].totals[0]}" in out
@@ -132,8 +147,14 @@ def test_a_wrong_entry_in_russian_says_so_in_russian_and_lists_the_moves() -> No
     answers = iter(["9Z", "quit"])
     out: list[str] = []
     with pytest.raises(Quit):
+        seat = state.current_player or 0
         play_match(
-            state, seat=state.current_player or 0, lang="ru", read=lambda _: next(answers), write=out.append
+            state,
+            seat=seat,
+            lang="ru",
+            bots=_bots(state, seat),
+            read=lambda _: next(answers),
+            write=out.append,
         )
     refused = next(line for line in out if line.startswith("Так нельзя"))
     assert "«9Z»" in refused and "Можно:" in refused
@@ -147,7 +168,7 @@ def test_the_bots_play_at_the_chosen_level(level: str) -> None:
         state,
         seat=0,
         lang="en",
-        level=level,
+        bots=_bots(state, 0, level),
         read=lambda _: state.action_text(state.legal_actions()[0]),
         write=out.append,
     )

@@ -68,12 +68,12 @@ def check_position(state: BankState) -> None:
 
 
 def check_no_leak(state: BankState) -> None:
-    for seat in range(state.n):
+    for seat in range(state.players):
         view = observe(state, seat)
         text = json.dumps(view.to_json())
         tokens = set(text.replace("+", '"').split('"'))
         assert list(view.hand) == [str(card) for card in state.hand(seat)]
-        for other in range(state.n):
+        for other in range(state.players):
             if other != seat:
                 assert not tokens & {str(card) for card in state.hand(other)}
 
@@ -102,11 +102,11 @@ def play_deal(state: BankState, rng: random.Random, *, leak_every: int = 0) -> i
         legal = state.legal_actions()
         assert legal == sorted(legal) and len(set(legal)) == len(legal)
         action = rng.choice(legal)
-        before = state.hands[state.cur]
+        before = state.hands[state._cur]
         state.apply(action)
         steps += 1
         if action == DRAW:  # rule 4.9: a move after the draw is made with the drawn card («этой картой»)
-            drawn = state.hands[state.cur] & ~before
+            drawn = state.hands[state._cur] & ~before
             assert all(a == PASS or _cards_mask(a) & drawn for a in state.legal_actions())
         assert steps <= MAX_ACTIONS_PER_DEAL, "a deal that does not end"
         if state.deal_no == deal_no:
@@ -172,8 +172,8 @@ def test_observation_of_seat_is_blind_to_other_hands() -> None:
     a = new_game(players=2, seed=8, scope="deal")
     b = a.copy()
     low, top = b.hands[1] & -b.hands[1], b.stock[-1]  # swap seat 1's lowest card with the stock's top
-    b.hands[1] = b.hands[1] ^ low | 1 << top
-    b.stock[-1] = low.bit_length() - 1
+    b._hands[1] = b.hands[1] ^ low | 1 << top  # a white-box edit: the state's own fields
+    b._stock[-1] = low.bit_length() - 1
     assert a.hands[1] != b.hands[1]
     view_a, view_b = observe(a, 0).to_json(), observe(b, 0).to_json()
     assert view_a == view_b
@@ -182,8 +182,8 @@ def test_observation_of_seat_is_blind_to_other_hands() -> None:
 
 def reference_legal(state: BankState) -> list[int]:
     """Legal actions by brute force from the rules (4.2-4.9), without the engine's tables or bit tricks."""
-    opts, p = state.opts, state.cur
-    if state.phase == 4:  # choosing trumps in turn (rule 3.2)
+    opts, p = state.options, state._cur
+    if state._phase == 4:  # choosing trumps in turn (rule 3.2)
         return [T.CHOOSE0 + s for s in range(4) if s not in state._chosen]
     hand = T.cards_of(state.hands[p])
     classes = [0, 0, 0, 0]
@@ -219,9 +219,9 @@ def reference_legal(state: BankState) -> list[int]:
             if covers(cards[3] if high else cards[0]):
                 acts.append(run_id(ords[0], suits, high))
     if not acts:
-        return [DRAW] if state.phase == 0 and state.stock else [PASS]
-    after_four = T.FOUR0 <= state.actions[-1] < T.RUN0 if state.phase == 2 else False
-    if state.phase == 2 and not (opts.four_extra_move == "compulsory" and after_four):
+        return [DRAW] if state._phase == 0 and state.stock else [PASS]
+    after_four = T.FOUR0 <= state.actions[-1] < T.RUN0 if state._phase == 2 else False
+    if state._phase == 2 and not (opts.four_extra_move == "compulsory" and after_four):
         acts.append(PASS)  # rules 4.5-4.7: adding nothing is allowed, unless rule 4.6's option forbids it
     return sorted(acts)
 

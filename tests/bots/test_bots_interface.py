@@ -7,12 +7,13 @@ import pytest
 from koloda.bank import from_deal as bank_from_deal
 from koloda.bank import new_game as bank_new_game
 from koloda.bank import observe as bank_observe
-from koloda.bots import LEVELS, Bot, BotSpec, RandomBot, make_bot, parse_spec
+from koloda.bots import LEVELS, Bot, BotSpec, RandomBot, parse_spec
 from koloda.bots.search import SearchBot
-from koloda.errors import OptionsError
-from koloda.thousand.game import from_deal as thousand_from_deal
-from koloda.thousand.game import new_game as thousand_new_game
-from koloda.thousand.game import observe as thousand_observe
+from koloda.errors import NotFoundError, OptionsError
+from koloda.registry import get
+from koloda.thousand.observe import observe as thousand_observe
+from koloda.thousand.state import from_deal as thousand_from_deal
+from koloda.thousand.state import new_game as thousand_new_game
 
 
 def test_specs_and_levels() -> None:
@@ -48,12 +49,12 @@ def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
 
 
 def test_make_bot_kinds_and_bad_game() -> None:
-    assert isinstance(make_bot("bank", "random", 1), RandomBot)
-    assert type(make_bot("bank", "heuristic", 1)).__name__ == "BankHeuristicBot"
-    assert type(make_bot("thousand", "medium", 1)).__name__ == "ThousandHeuristicBot"
-    assert isinstance(make_bot("thousand", "hard", 1), SearchBot)
-    with pytest.raises(OptionsError, match="unknown game 'chess'"):
-        make_bot("chess", "random", 1)
+    assert isinstance(get("bank").bot("random", 1), RandomBot)
+    assert type(get("bank").bot("heuristic", 1)).__name__ == "BankHeuristicBot"
+    assert type(get("thousand").bot("medium", 1)).__name__ == "ThousandHeuristicBot"
+    assert isinstance(get("thousand").bot("hard", 1), SearchBot)
+    with pytest.raises(NotFoundError, match="unknown game 'chess'"):
+        get("chess").bot("random", 1)
 
 
 def _play(game: str, spec: str, seed: int, deal_seed: int) -> list[int]:
@@ -64,7 +65,7 @@ def _play(game: str, spec: str, seed: int, deal_seed: int) -> list[int]:
     else:
         state = thousand_new_game(players=3, seed=deal_seed, scope="deal")  # type: ignore[assignment]
         observe = thousand_observe  # type: ignore[assignment]
-    bots: list[Bot] = [make_bot(game, spec, seed * 10 + p) for p in range(3)]
+    bots: list[Bot] = [get(game).bot(spec, seed * 10 + p) for p in range(3)]
     actions = []
     while not state.is_over():
         seat = state.current_player
@@ -118,7 +119,7 @@ def test_hidden_cards_do_not_change_a_choice(spec: str) -> None:
         assert len(legal) > 1
         choices = set()
         for state in (first, second):
-            bot = make_bot(game, spec, 9)
+            bot = get(game).bot(spec, 9)
             choices.add(bot.choose(observe(state, seat), legal))  # type: ignore[arg-type]
             if isinstance(bot, SearchBot):
                 assert bot.last_iterations == 60  # the search ran on sampled worlds, not the fallback
@@ -129,7 +130,7 @@ def test_a_time_budget_stops_the_search() -> None:
     first, _, seat = _thousand_pair()
     view = thousand_observe(first, seat)  # type: ignore[arg-type]
     legal = first.legal_actions()  # type: ignore[attr-defined]
-    bot = make_bot("thousand", "search:ms=30:iters=100000", 1)
+    bot = get("thousand").bot("search:ms=30:iters=100000", 1)
     assert isinstance(bot, SearchBot)
     assert bot.choose(view, legal) in legal
     assert 0 < bot.last_iterations < 100000  # the clock, not the playout count, ended it

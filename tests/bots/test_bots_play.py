@@ -10,14 +10,15 @@ import pytest
 from koloda.bank import BankOptions
 from koloda.bank import new_game as bank_new_game
 from koloda.bank import observe as bank_observe
-from koloda.bots import make_bot
-from koloda.bots.bank import WorldSampler as BankSampler
-from koloda.bots.thousand import TrickMemory, make_solver, utility
-from koloda.bots.thousand import WorldSampler as ThousandSampler
-from koloda.thousand.game import CARDS
-from koloda.thousand.game import new_game as thousand_new_game
-from koloda.thousand.game import observe as thousand_observe
+from koloda.bank.worlds import WorldSampler as BankSampler
+from koloda.bots.thousand import make_solver, utility
+from koloda.registry import get
+from koloda.thousand.actions import CARDS
+from koloda.thousand.knowledge import TrickMemory
+from koloda.thousand.observe import observe as thousand_observe
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import new_game as thousand_new_game
+from koloda.thousand.worlds import WorldSampler as ThousandSampler
 
 
 def _deals(game: str, preset: str, spec: str, deals: int, seed: int) -> int:
@@ -34,7 +35,7 @@ def _deals(game: str, preset: str, spec: str, deals: int, seed: int) -> int:
             players = 3 + d % 2
             state = thousand_new_game(opts, players=players, seed=seed + d, scope="deal")  # type: ignore[arg-type, assignment]
             observe = thousand_observe  # type: ignore[assignment]
-        bots = [make_bot(game, spec, seed * 100 + d * 4 + p, opts) for p in range(players)]
+        bots = [get(game).bot(spec, seed * 100 + d * 4 + p, opts) for p in range(players)]
         while not state.is_over():
             seat = state.current_player
             assert seat is not None
@@ -72,7 +73,7 @@ def test_thousand_bots_play_the_house_variants() -> None:
         for spec in ("heuristic", "search:iters=6"):
             for d in range(3 if spec != "heuristic" else 100):
                 state = thousand_new_game(opts, seed=d, scope="deal")
-                bots = [make_bot("thousand", spec, p, opts) for p in range(3)]
+                bots = [get("thousand").bot(spec, p, opts) for p in range(3)]
                 while not state.is_over():
                     seat = state.current_player
                     assert seat is not None
@@ -83,7 +84,7 @@ def test_bank_worlds_agree_with_the_observation() -> None:
     found = 0
     for d in range(6):
         state = bank_new_game(players=2 + d % 3, seed=d, scope="deal")
-        bots = [make_bot("bank", "heuristic", p) for p in range(state.n)]
+        bots = [get("bank").bot("heuristic", p) for p in range(state.players)]
         sampler = BankSampler(BankOptions())
         rng = random.Random(d)
         while not state.is_over():
@@ -112,7 +113,7 @@ def test_thousand_worlds_agree_with_the_view() -> None:
     found = differ = 0
     for d in range(10):
         state = thousand_new_game(seed=d, scope="deal")
-        bots = [make_bot("thousand", "heuristic", p) for p in range(3)]
+        bots = [get("thousand").bot("heuristic", p) for p in range(3)]
         memories = [TrickMemory() for _ in range(3)]
         rng = random.Random(d)
         while not state.is_over():
@@ -136,7 +137,7 @@ def test_thousand_worlds_give_the_other_opponent_a_talon_card_too() -> None:
     checked = from_talon = 0
     for d in range(12):
         state = thousand_new_game(seed=d, scope="deal")
-        bots = [make_bot("thousand", "heuristic", p) for p in range(3)]
+        bots = [get("thousand").bot("heuristic", p) for p in range(3)]
         rng = random.Random(d)
         while not state.is_over():
             seat = state.current_player
@@ -167,7 +168,7 @@ def test_endgame_solver_on_the_last_trick_is_the_outcome() -> None:
     checked = 0
     for d in range(20):
         state = thousand_new_game(seed=d, scope="deal")
-        bots = [make_bot("thousand", "heuristic", p) for p in range(3)]
+        bots = [get("thousand").bot("heuristic", p) for p in range(3)]
         while not state.is_over():
             seat = state.current_player
             assert seat is not None
@@ -204,7 +205,7 @@ def test_endgame_solver_agrees_with_plain_minimax() -> None:
     checked = 0
     for d in range(15):
         state = thousand_new_game(seed=d, scope="deal")
-        bots = [make_bot("thousand", "easy", p) for p in range(3)]
+        bots = [get("thousand").bot("easy", p) for p in range(3)]
         while not state.is_over():
             seat = state.current_player
             assert seat is not None

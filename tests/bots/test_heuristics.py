@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from koloda.bank import from_deal as bank_from_deal
 from koloda.bank import observe as bank_observe
-from koloda.bots.bank import BankHeuristicBot, laid_cards
-from koloda.bots.thousand import ThousandHeuristicBot, TrickMemory, hand_value, knowledge
-from koloda.thousand.game import BOMB, PASS, action_bid, from_deal, new_game, observe
+from koloda.bank.observe import laid_cards
+from koloda.bots.bank import BankHeuristicBot
+from koloda.bots.thousand import ThousandHeuristicBot, hand_value
+from koloda.thousand.actions import BOMB, PASS, action_bid
+from koloda.thousand.knowledge import TrickMemory, knowledge
+from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import from_deal, new_game
 
 STRONG = "AH 10H KH QH AD 10D KD"  # two marriages (100 + 80) and four sure tricks
 WEAK = "9S JS 9C JC 9D QS JD"

@@ -10,9 +10,9 @@ from typing import Any
 
 from koloda.bank import new_game, observe
 from koloda.bank.observe import BankObservation
-from koloda.bots import make_bot
 from koloda.bots.bank import BankHeuristicBot
 from koloda.bots.search import SearchBot
+from koloda.registry import get
 
 
 def _views(count: int, seed: int, wide: int = 4) -> list[BankObservation]:
@@ -36,7 +36,7 @@ def _views(count: int, seed: int, wide: int = 4) -> list[BankObservation]:
 def test_only_the_heuristic_top_two_are_searched() -> None:
     heuristic = BankHeuristicBot(0)
     for i, view in enumerate(_views(12, 5)):
-        bot = make_bot("bank", "search:iters=30", 100 + i)
+        bot = get("bank").bot("search:iters=30", 100 + i)
         assert isinstance(bot, SearchBot)
         chosen = bot.choose(view, view.legal_actions)
         assert chosen in heuristic.ranked(view, view.legal_actions)[:2]

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
+from koloda.bots.tournament import TournamentResult, lineup, mean_ci, run_tournament
 from koloda.cli import main
 from koloda.errors import OptionsError
-from koloda.tournament import TournamentResult, lineup, mean_ci, run_tournament
 
 
 def test_mean_ci_arithmetic() -> None:

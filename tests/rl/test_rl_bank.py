@@ -17,10 +17,11 @@ from pettingzoo.test import api_test, seed_test
 import koloda.rl  # registers the Gymnasium ids
 from koloda.bank import NUM_ACTIONS, BankOptions, action_text, new_game, observe
 from koloda.bank import tables as T
+from koloda.bank import tensor as E
 from koloda.bank.worlds import knowledge_of, sample_world
 from koloda.errors import IllegalActionError, KolodaError, OptionsError
-from koloda.rl import bank_encoding as E
 from koloda.rl import bank_v0
+from koloda.rl.bank_encoding import BankAdapter
 
 CONFIGS = [
     {"players": 3},
@@ -202,7 +203,7 @@ def test_gymnasium_sample_draws_legal_actions():
 
 
 def test_encoding_blocks_hold_what_they_say():
-    adapter = E.BankAdapter(players=3, trumps="senior-junior")
+    adapter = BankAdapter(players=3, trumps="senior-junior")
     state = adapter.new_state(seed=6)
     rng = random.Random(6)
     for _ in range(25):
@@ -228,13 +229,13 @@ def test_encoding_blocks_hold_what_they_say():
 def test_encoder_caches_never_change_its_output():
     """The encoder caches the slowly changing blocks by value: a warm encoder agrees with a fresh one on
     states of many different games (different trumps, captures, seats out)."""
-    warm = E.BankAdapter(players=3, trumps="two")
+    warm = BankAdapter(players=3, trumps="two")
     for seed in range(15):
         state = warm.new_state(seed)
         rng = random.Random(seed)
         while not state.is_over():
             for seat in range(3):
-                fresh = E.BankAdapter(players=3, trumps="two").encode(state, seat)
+                fresh = BankAdapter(players=3, trumps="two").encode(state, seat)
                 assert np.array_equal(warm.encode(state, seat), fresh)
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
@@ -242,7 +243,7 @@ def test_encoder_caches_never_change_its_output():
 
 def test_observation_tensor_does_not_leak_hidden_cards():
     """Two worlds that differ only in cards seat 0 cannot see give seat 0 the same tensor."""
-    adapter = E.BankAdapter(players=3)
+    adapter = BankAdapter(players=3)
     differed = 0
     for seed in range(12):
         state = adapter.new_state(seed)

@@ -17,12 +17,16 @@ from pettingzoo.test import api_test, seed_test
 
 import koloda.rl.openspiel  # noqa: F401 (registers the OpenSpiel games; importing koloda.rl registers Gymnasium ids)
 from koloda.errors import IllegalActionError, OptionsError
-from koloda.rl import thousand_encoding as E
 from koloda.rl import thousand_v0
-from koloda.thousand import game as G
-from koloda.thousand.game import action_text, new_game, observe
+from koloda.rl.thousand_encoding import ThousandAdapter
+from koloda.thousand import actions as G
+from koloda.thousand import tensor as E
+from koloda.thousand.actions import action_text
+from koloda.thousand.knowledge import HIDDEN_GIFT, knowledge_of
+from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.worlds import HIDDEN_GIFT, knowledge_of, sample_world
+from koloda.thousand.state import new_game
+from koloda.thousand.worlds import sample_world
 
 CONFIGS = [
     {"players": 3},
@@ -137,7 +141,7 @@ def test_render_shows_the_acting_seat_hand_only():
 
 
 def test_encoding_blocks_hold_what_they_say():
-    adapter = E.ThousandAdapter(players=3)
+    adapter = ThousandAdapter(players=3)
     state = random_play(adapter.new_state(seed=8), random.Random(8), 14)
     seat = 2
     v = adapter.encode(state, seat)
@@ -161,7 +165,7 @@ def test_encoding_blocks_hold_what_they_say():
 def test_observation_tensor_does_not_leak_hidden_cards():
     """Worlds that differ only in cards a seat cannot see (other hands, the talon, another's gift) give
     that seat the same tensor and the same view."""
-    adapter = E.ThousandAdapter(players=3, talon_hidden_at_100=True)
+    adapter = ThousandAdapter(players=3, talon_hidden_at_100=True)
     differed = 0
     for seed in range(10):
         state = random_play(adapter.new_state(seed), random.Random(seed), 4 + 2 * seed)

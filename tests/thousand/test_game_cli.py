@@ -9,10 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from koloda.bots import Bot
 from koloda.cli import main
+from koloda.registry import get
 from koloda.term import Quit
 from koloda.thousand.game_cli import play_game
 from koloda.thousand.options import ThousandOptions
+
+
+def _bots(seed: int, level: str = "medium") -> dict[int, Bot]:
+    """The two bots of ``koloda thousand play``, seeded as it seeds them."""
+    return {seat: get("thousand").bot(level, seed * 10 + seat, ThousandOptions()) for seat in (1, 2)}
+
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -33,7 +41,9 @@ def first_choice(out: list[str], extra: list[str]) -> Callable[[str], str]:
 def test_play_a_whole_game_in_russian() -> None:
     out: list[str] = []
     wrong = ["что-то", "600", "AS"]  # not a move; a bid above the cap or the seat's turn; a card in bidding
-    state = play_game(ThousandOptions(), seed=3, lang="ru", read=first_choice(out, wrong), write=out.append)
+    state = play_game(
+        ThousandOptions(), seed=3, bots=_bots(3), lang="ru", read=first_choice(out, wrong), write=out.append
+    )
     assert state.is_over() and state.book.winner is not None
     text = "\n".join(out)
     assert "bad action 'что-то'" in text  # the reason, then the prompt again
@@ -48,7 +58,9 @@ def test_play_a_whole_game_in_russian() -> None:
 
 def test_play_shows_only_what_the_player_may_see() -> None:
     out: list[str] = []
-    state = play_game(ThousandOptions(), seed=4, lang="en", read=first_choice(out, []), write=out.append)
+    state = play_game(
+        ThousandOptions(), seed=4, bots=_bots(4), lang="en", read=first_choice(out, []), write=out.append
+    )
     text = "\n".join(out)
     assert "Your cards: " in text and "Declarer: " in text
     # a gift between the two bots is told without its card
@@ -60,7 +72,7 @@ def test_play_quits_on_end_of_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(Quit):
-        play_game(ThousandOptions(), seed=1, read=lambda _: "quit", write=lambda _: None)
+        play_game(ThousandOptions(), seed=1, bots=_bots(1), read=lambda _: "quit", write=lambda _: None)
 
     def no_input(prompt: str) -> str:
         raise EOFError
@@ -142,6 +154,11 @@ def test_play_against_hard_bots_for_one_deal() -> None:
     with pytest.raises(Quit):
         answers = iter(["pass", "quit"])
         play_game(
-            ThousandOptions(), seed=5, lang="en", level="hard", read=lambda _: next(answers), write=out.append
+            ThousandOptions(),
+            seed=5,
+            bots=_bots(5, "hard"),
+            lang="en",
+            read=lambda _: next(answers),
+            write=out.append,
         )
     assert any("Bot 1" in line for line in out)

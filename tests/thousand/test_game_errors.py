@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from koloda.errors import IllegalActionError, KolodaError, NotationError, OptionsError, RecordError
-from koloda.game import GameRecord
-from koloda.thousand.game import PASS, ThousandState, from_deal, new_game, observe, parse_action, replay
+from koloda.game import GameRecord, apply_as
+from koloda.thousand.actions import PASS, parse_action
+from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import ThousandState, from_deal, new_game, replay
 
 DEAL = {
     "dealer": 0,
@@ -27,7 +29,10 @@ def refused(state: ThousandState, action: object, seat: int | None = None) -> st
     before = state.copy()
     record = state.record()
     with pytest.raises(IllegalActionError) as info:
-        state.apply(action, seat)  # type: ignore[arg-type]
+        if seat is None:
+            state.apply(action)  # type: ignore[arg-type]
+        else:
+            apply_as(state, seat, action)  # type: ignore[arg-type]
     assert state == before and state.record() == record
     return str(info.value)
 

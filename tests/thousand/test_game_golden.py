@@ -17,8 +17,9 @@ import pytest
 from koloda.bots import RandomBot
 from koloda.bots.thousand import CautiousRandomBot
 from koloda.game import GameRecord
-from koloda.thousand.game import ThousandState, from_deal, new_game, observe, replay
+from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import ThousandState, from_deal, new_game, replay
 
 GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))

@@ -18,22 +18,11 @@ from koloda.bots.thousand import CautiousRandomBot
 from koloda.cards import Card, Rank, Suit
 from koloda.errors import IllegalActionError
 from koloda.game import GameRecord
-from koloda.thousand.game import (
-    BID,
-    BOMB,
-    CARD_IDS,
-    GIVE,
-    NUM_ACTIONS,
-    PASS,
-    ThousandState,
-    action_text,
-    new_game,
-    observe,
-    parse_action,
-    replay,
-)
+from koloda.thousand.actions import BID, BOMB, CARD_IDS, GIVE, NUM_ACTIONS, PASS, action_text, parse_action
+from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import ScoreBook
+from koloda.thousand.state import ThousandState, new_game, replay
 
 OPTION_SETS: list[tuple[int, dict[str, Any]]] = [
     (3, {}),

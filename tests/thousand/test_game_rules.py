@@ -6,20 +6,10 @@ import pytest
 
 from koloda.cards import Card, Suit, parse_cards
 from koloda.errors import IllegalActionError, RecordError
-from koloda.thousand.game import (
-    BOMB,
-    NUM_ACTIONS,
-    PASS,
-    POINTS,
-    ThousandState,
-    action_text,
-    bid_action,
-    from_deal,
-    new_game,
-    observe,
-    parse_action,
-)
+from koloda.thousand.actions import BOMB, NUM_ACTIONS, PASS, POINTS, action_text, bid_action, parse_action
+from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import ThousandState, from_deal, new_game
 
 # Dealer 0, first hand 1. Seat 1 has every heart and AS; seat 2 the spade marriage; seat 0 the diamond one.
 DEAL = {

@@ -11,7 +11,8 @@ from starlette.websockets import WebSocketDisconnect
 from web_helpers import create, hub, tokens, until
 
 from koloda.bank import new_game, observe
-from koloda.web.games import GAMES, seat_view
+from koloda.registry import get
+from koloda.web.views import seat_view
 
 TWO_HUMANS = {"game": "bank", "players": 2, "seed": 11, "seats": [{"name": "Аня"}, {"name": "Боря"}]}
 
@@ -123,7 +124,7 @@ def test_hello_sends_the_seat_its_own_view_and_a_spectator_no_hand(client: TestC
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
         frame = hello(ws, secret[1])
         assert frame["type"] == "sync" and frame["v"] == 0 and frame["seat"] == 1
-        assert frame["view"] == seat_view(GAMES["bank"], expected, 1)
+        assert frame["view"] == seat_view(get("bank"), expected, 1)
         assert frame["view"]["hand"] == list(observe(expected, 1).hand)
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
         frame = hello(ws)
@@ -217,7 +218,7 @@ def test_an_accepted_action_is_stored_then_sent_to_everyone_with_the_next_versio
             event = ws.receive_json()
             assert event["type"] == "event" and event["v"] == 1 and event["seat"] == seat
             if seat is not None:
-                assert event["view"] == seat_view(GAMES["bank"], state, seat)
+                assert event["view"] == seat_view(get("bank"), state, seat)
         assert stored_actions(client, made["id"]) == (state.action_text(action),)
         refused(mine, {"type": "act", "v": 0, "action": 0}, "stale")  # the old version is stale now
 
@@ -264,12 +265,12 @@ class BrokenBot:
 def test_a_broken_bot_does_not_stall_the_table(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr("koloda.web.hub.bot_for", lambda *args, **kwargs: BrokenBot())
+    monkeypatch.setattr("koloda.game.GameSpec.bot", lambda *args, **kwargs: BrokenBot())
     made = create(client, game="bank", players=2, seed=5, seats=[{"kind": "bot", "level": "easy"}] * 2)
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
         frame = until(ws, lambda f: f["v"] >= 3, first=hello(ws))
     assert frame["v"] >= 3 and len(stored_actions(client, made["id"])) >= 3
-    assert "the easy bot failed at table 1" in caplog.text  # said, not hidden
+    assert "table 1, seat 1: bot easy raised: RuntimeError: this bot is broken" in caplog.text  # said
 
 
 def test_a_thousand_match_ends_with_its_winner_and_score_table(client: TestClient) -> None:

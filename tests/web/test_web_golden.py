@@ -13,7 +13,8 @@ from starlette.testclient import TestClient
 from web_helpers import create, hub, tokens
 
 from koloda.game import GameRecord
-from koloda.web.games import GAMES, seat_view
+from koloda.registry import get
+from koloda.web.views import seat_view
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 
@@ -43,6 +44,6 @@ def test_a_golden_game_played_through_the_websocket_replays_exactly(client: Test
         for ws in sockets:
             ws.__exit__(None, None, None)
     assert hub(client).store.load_table(made["id"]).actions == record.actions
-    replayed = GAMES[record.game].replay(record)
+    replayed = get(record.game).replay(record)
     for seat, frame in enumerate(last):
-        assert frame["view"] == seat_view(GAMES[record.game], replayed, seat)
+        assert frame["view"] == seat_view(get(record.game), replayed, seat)

@@ -16,8 +16,9 @@ from web_helpers import app_client, create, hub, tokens
 
 from koloda.cards import DECK_36
 from koloda.game import GameRecord, GameState
-from koloda.thousand.game import GIVE, mask_cards
-from koloda.web.games import GAMES, public_view, seat_view
+from koloda.registry import get
+from koloda.thousand.actions import GIVE, mask_cards
+from koloda.web.views import public_view, seat_view
 
 CARD = re.compile(r"(?<![0-9A-Z])(10|[6-9JQKA])[SCDH](?![a-z])")
 LIMIT = 120  # versions watched per game: several deals of Thousand, most of a Bank deal or more
@@ -32,7 +33,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def states_by_version(game: str, record: Any) -> list[GameState]:
     """The state after each number of stored actions, replayed from the stored record."""
-    web_game = GAMES[game]
+    web_game = get(game)
     start = GameRecord(game, record.players, record.options, (), seed=record.seed)
     state = web_game.replay(start)
     states = [state.copy()]
@@ -45,8 +46,8 @@ def states_by_version(game: str, record: Any) -> list[GameState]:
 def hidden_from(game: str, state: Any, seat: int | None) -> set[str]:
     """Cards a seat (None: a spectator) may not see: the others' hands, the stock, a talon the rules keep
     face down; less what the rules show it (a talon shown to all, the cards it gave away itself)."""
-    web_game = GAMES[game]
-    players = state.players if game == "thousand" else state.n
+    web_game = get(game)
+    players = state.players
     hidden = {
         str(c) for other in range(players) if other != seat for c in web_game.observe(state, other).hand
     }
@@ -105,7 +106,7 @@ def test_no_frame_shows_a_seat_a_card_it_may_not_see(
             ws.__exit__(None, None, None)
     record = hub(client).store.load_table(made["id"])
     states = states_by_version(game, record)
-    web_game = GAMES[game]
+    web_game = get(game)
     for seat, frame in frames:
         state = states[frame["v"]]
         if seat is None:
@@ -121,7 +122,7 @@ def test_no_frame_shows_a_seat_a_card_it_may_not_see(
 @pytest.mark.parametrize("game", ["bank", "thousand"])
 def test_the_check_sees_a_leak(game: str) -> None:
     # The check above is not vacuous: another seat's view, sent to seat 0, is caught.
-    web_game = GAMES[game]
+    web_game = get(game)
     state = web_game.new_game(web_game.options_class(), players=3, seed=9)
     leaked = json.dumps(seat_view(web_game, state, 1))
     assert {m.group(0) for m in CARD.finditer(leaked)} & hidden_from(game, state, 0)

@@ -11,8 +11,9 @@ from web_helpers import Server
 from websockets.sync.client import connect
 
 from koloda.game import GameRecord
-from koloda.web.games import GAMES, seat_view
+from koloda.registry import get
 from koloda.web.store import SqlStore
+from koloda.web.views import seat_view
 
 
 def ws_url(server: Server, table_id: int) -> str:
@@ -64,7 +65,7 @@ def test_every_game_resumes_at_its_last_stored_action_after_a_kill(server: Serve
             frame = json.loads(ws.recv(timeout=10))
         # The bots may have moved on since the restart; the stored prefix is the same game.
         assert frame["v"] >= len(record.actions)
-        web_game = GAMES[game]
+        web_game = get(game)
         store = SqlStore(f"sqlite:///{server.db}")
         now = store.load_table(table_id)
         store.close()

@@ -1,26 +1,31 @@
-"""``koloda bank``: a match in the terminal against bots, random simulation, and record replay."""
+"""``koloda bank``: a match in the terminal against bots, and what ``simulate`` and ``replay`` print.
+
+The generic commands (``simulate``, ``replay``) are built for every game by :mod:`koloda.cli` from the
+registry; :class:`koloda.bank.spec.BankSpec` hands them the functions here and adds ``play``.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from koloda.bank.actions import action_text
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
-from koloda.bank.state import BankState, DealResult, action_text, new_game, replay
-from koloda.bots import LEVELS, RandomBot, make_bot
+from koloda.bank.scoring import DealResult
+from koloda.bank.state import BankState, new_game
+from koloda.bots.base import LEVELS, Bot, RandomBot
 from koloda.cards import Card
-from koloda.errors import KolodaError, RecordError
-from koloda.game import GameRecord
+from koloda.errors import KolodaError, RecordError, RequestError
+from koloda.game import GameSpec
+from koloda.i18n import LANGS, Lang
 from koloda.options import add_option_arguments
 from koloda.term import (
-    LANGS,
-    Lang,
     Quit,
     Read,
     Write,
@@ -35,10 +40,8 @@ from koloda.term import (
 )
 
 
-def register(subparsers: Any) -> None:
-    bank = subparsers.add_parser("bank", help="the card game Bank (Банк)", description="The card game Bank.")
-    commands = bank.add_subparsers(dest="bank_command", metavar="COMMAND", required=True)
-
+def add_commands(commands: Any, spec: GameSpec) -> None:
+    """Add ``koloda bank play``."""
     play = commands.add_parser("play", help="a match in the terminal against bots")
     add_option_arguments(play, BankOptions)
     play.add_argument("--players", type=int, default=3, help="2-4 seats, you and bots (default 3)")
@@ -48,20 +51,7 @@ def register(subparsers: Any) -> None:
         "--level", choices=tuple(LEVELS), default="medium", help="the bots' level (default medium)"
     )
     play.add_argument("--save", metavar="FILE", help="write the game record here when the match ends")
-    play.set_defaults(func=_play_command)
-
-    simulate = commands.add_parser("simulate", help="random bots play deals; prints figures")
-    add_option_arguments(simulate, BankOptions)
-    simulate.add_argument("--players", type=int, default=3)
-    simulate.add_argument("--deals", type=int, default=1000)
-    simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument("--json", action="store_true", help="print one JSON object")
-    simulate.set_defaults(func=_simulate_command)
-
-    replay_parser = commands.add_parser("replay", help="replay a game record and print the result")
-    replay_parser.add_argument("file")
-    replay_parser.add_argument("--lang", choices=LANGS, default="en")
-    replay_parser.set_defaults(func=_replay_command)
+    play.set_defaults(func=lambda args: _play_command(args, spec))
 
 
 def options_from_args(args: argparse.Namespace) -> BankOptions:
@@ -71,15 +61,18 @@ def options_from_args(args: argparse.Namespace) -> BankOptions:
 # -- play ----------------------------------------------------------------------------------------------
 
 
-def _play_command(args: argparse.Namespace) -> int:
+def _play_command(args: argparse.Namespace, spec: GameSpec) -> int:
     options = options_from_args(args)
+    if args.seed is not None and args.seed < 0:
+        raise RequestError(f"--seed must not be negative, not {args.seed}", field="seed")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     state = new_game(options, players=args.players, seed=seed)
     if args.save:
         _check_writable(args.save)  # before the match, so that a bad path loses no game
     colour = colour_enabled()
+    bots = {p: spec.bot(args.level, seed * 10 + p, options) for p in range(state.players) if p != 0}
     try:
-        play_match(state, seat=0, lang=args.lang, colour=colour, level=args.level, bot_seed=seed)
+        play_match(state, seat=0, lang=args.lang, colour=colour, bots=bots)
     except Quit:
         print(say(args.lang, "Игра прервана.", "Game abandoned."))
     if args.save:
@@ -119,15 +112,13 @@ def play_match(
     *,
     seat: int,
     lang: Lang,
+    bots: Mapping[int, Bot],
     colour: bool = False,
-    level: str = "medium",
-    bot_seed: int = 0,
     read: Read = input,
     write: Write = print,
 ) -> None:
-    """Play until the state is over: ``seat`` is asked for moves, the other seats are bots of ``level``."""
-    bots = {p: make_bot("bank", level, bot_seed * 10 + p, state.opts) for p in range(state.n) if p != seat}
-    write(bold(say(lang, "Банк", "Bank"), colour) + f" · {state.n} " + say(lang, "игрока", "players"))
+    """Play until the state is over: ``seat`` is asked for moves, every other seat by its bot."""
+    write(bold(say(lang, "Банк", "Bank"), colour) + f" · {state.players} " + say(lang, "игрока", "players"))
     reported = 0
     deal_shown = 0
     while not state.is_over() or reported < len(state.results):
@@ -163,7 +154,7 @@ def _legal_move(state: BankState, text: str, lang: Lang) -> int:
     """Parse a typed move and check it against the position; the error says why it is refused."""
     moves = [move_text(state.action_text(a), lang, False) for a in state.legal_actions()]
     if text.strip() in ("?", "help", "помощь"):
-        raise KolodaError(say(lang, "Возможные ходы: ", "Legal moves: ") + ", ".join(moves))
+        raise RequestError(say(lang, "Возможные ходы: ", "Legal moves: ") + ", ".join(moves))
     try:
         action = state.parse_action(text)
         if action not in state.legal_actions():
@@ -255,8 +246,8 @@ def simulate(
     options: BankOptions, players: int, deals: int, seed: int, progress: bool = False
 ) -> dict[str, Any]:
     """Random bots play ``deals`` single deals (deal ``i`` shuffled from ``seed + i``)."""
-    if deals < 1:
-        raise KolodaError(f"--deals must be at least 1, not {deals}")
+    if type(deals) is not int or deals < 1:
+        raise RequestError(f"--deals must be at least 1, not {deals!r}", field="deals")
     options.check_players(players)
     sums = [0] * players
     actions = stuck = 0
@@ -288,39 +279,26 @@ def simulate(
     }
 
 
-def _simulate_command(args: argparse.Namespace) -> int:
-    figures = simulate(options_from_args(args), args.players, args.deals, args.seed, progress=not args.json)
-    if args.json:
-        print(json.dumps(figures))
-        return 0
+def simulate_lines(figures: Mapping[str, Any]) -> list[str]:
+    """The figures of :func:`simulate` for people."""
     means = ", ".join(f"{m:.1f}" for m in figures["mean_points"])
-    print(f"deals played: {figures['deals']}")
-    print(f"actions taken: {figures['actions']} ({figures['actions_per_deal']:.1f} a deal)")
-    print(f"mean points per seat: {means}")
-    print(f"deals ending stuck: {figures['stuck_share']:.1%}")
-    return 0
+    return [
+        f"deals played: {figures['deals']}",
+        f"actions taken: {figures['actions']} ({figures['actions_per_deal']:.1f} a deal)",
+        f"mean points per seat: {means}",
+        f"deals ending stuck: {figures['stuck_share']:.1%}",
+    ]
 
 
 # -- replay --------------------------------------------------------------------------------------------
-
-
-def _replay_command(args: argparse.Namespace) -> int:
-    record = GameRecord.load(args.file, game="bank")
-    try:
-        state = replay(record)
-    except KolodaError as exc:  # bad options, players or actions: say which file holds them
-        raise RecordError(f"{args.file}: {exc}") from None
-    lang: Lang = args.lang
-    print(replay_summary(state, lang))
-    return 0
 
 
 def replay_summary(state: BankState, lang: Lang) -> str:
     lines = [
         say(
             lang,
-            f"Банк, {state.n} игрока, ходов: {len(state.actions)}",
-            f"Bank, {state.n} players, {len(state.actions)} actions",
+            f"Банк, {state.players} игрока, ходов: {len(state.actions)}",
+            f"Bank, {state.players} players, {len(state.actions)} actions",
         ),
     ]
     lines += [deal_report(result, -1, lang, False) for result in state.results]

@@ -1,31 +1,37 @@
-"""What one seat may see of a Bank state (the only view that crosses to bots and interfaces).
+"""What one seat may see of a Bank state: the only view that crosses to bots, interfaces and the network.
+
+Bank hides two things: the hands and the stock (rule 2.3). The bank, the captured cards and every move
+lie open. :func:`visible_hand` is the one rule of what a seat sees beyond the public table (its own
+hand; a spectator nothing); :func:`observe`, the web's views and the observation tensor
+(:mod:`koloda.bank.tensor`) all use it.
 
 >>> from koloda.bank.state import new_game
 >>> view = observe(new_game(players=2, seed=3), 1)
 >>> len(view.hand), view.hand_counts, view.stock_size
 (4, (4, 4), 27)
+>>> observe(new_game(players=2, seed=3), None).hand
+()
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from koloda.bank import tables as T
-from koloda.bank.state import PHASE_NAMES, BankState, DealResult, action_text
+from koloda.bank.actions import action_text, cards_of_action, parse_action
+from koloda.bank.scoring import DealResult
+from koloda.bank.state import BankState
 from koloda.cards import DECK_36, Suit
+from koloda.errors import RequestError
+from koloda.game import Observation
 
 
-@dataclass(frozen=True)
-class BankObservation:
+@dataclass(frozen=True, kw_only=True)
+class BankObservation(Observation):
     """One seat's view: its own hand, and only public facts about everything else."""
 
-    seat: int
-    players: int
-    deal: int
     dealer: int
-    current_player: int | None
-    phase: str
     hand: tuple[str, ...]
     hand_counts: tuple[int, ...]
     bank: tuple[str, ...]  # bottom first; the bank's cards lie face up
@@ -42,59 +48,120 @@ class BankObservation:
     seven: str  # the agreed rule 4.8, and whether a 7 lies on top
     seven_on_top: bool
     totals: tuple[int, ...]
-    legal_actions: tuple[int, ...]  # only for the seat to act
     history: tuple[tuple[int, str], ...]  # this deal's public actions: (seat, text)
     results: tuple[DealResult, ...]
     winner: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        data: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if name == "results":
-                value = [r.to_json() for r in value]
-            elif name == "history" or name == "captured_cards":
-                value = [list(item) for item in value]
-            elif isinstance(value, tuple):
-                value = list(value)
-            data[name] = value
-        return data
+
+def check_seat(state: BankState, seat: object) -> int | None:
+    """``seat`` as a seat of this table (or None for a spectator); RequestError otherwise."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
+        raise RequestError(f"bad seat {seat!r}: expected 0-{state.players - 1}", field="seat")
+    return seat
 
 
-def observe(state: BankState, seat: int) -> BankObservation:
-    """Everything ``seat`` may see: its own hand, the counts of the others', and the public table."""
-    if type(seat) is not int or not 0 <= seat < state.n:
-        raise ValueError(f"bad seat {seat!r}: expected 0-{state.n - 1}")
-    start = state._deal_starts[-1] if state._deal_starts else 0
-    history = tuple((h & 3, action_text(h >> 2)) for h in state.hist[start:])
-    over = state.is_over()
+def visible_hand(state: BankState, seat: int | None) -> int:
+    """Rule 2.3: the hidden cards a seat may see, as a bitmask: its own hand (a spectator: none)."""
+    if seat is None:
+        return 0
+    if not 0 <= seat < state._n:
+        raise RequestError(f"no seat {seat} at a Bank table of {state._n}", field="seat")
+    return state._hands[seat]
+
+
+def observe(state: BankState, seat: int | None) -> BankObservation:
+    """Everything ``seat`` may see (``None``: a spectator): its own hand, the counts of the others', and
+    the public table."""
+    seat = check_seat(state, seat)
+    s = state
+    start = s.deal_start if s._deal_no else 0  # while trumps are chosen in turn: their choice so far
+    history = tuple((h & 3, action_text(h >> 2)) for h in s._hist[start:])
+    over = s.is_over()
     return BankObservation(
         seat=seat,
-        players=state.n,
-        deal=state.deal_no,
-        dealer=state.dealer,
-        current_player=state.current_player,
-        phase=PHASE_NAMES[state.phase],
-        hand=tuple(str(DECK_36[c]) for c in T.cards_of(state.hands[seat])),
-        hand_counts=tuple(h.bit_count() for h in state.hands),
-        bank=tuple(str(DECK_36[c]) for c in state.bank),
-        bank_top_owner=state.top_owner if state.bank and state.top_owner >= 0 else None,
-        to_cover=None if over or state.target < 0 else str(DECK_36[state.target]),
-        opening=state.opening,
-        stock_size=len(state.stock),
-        captured_points=tuple(state.captured_pts),
-        captured_cards=tuple(tuple(str(DECK_36[c]) for c in T.cards_of(m)) for m in state.captured),
-        out=tuple(state.out),
-        places=tuple(state.places),
-        trumps=state.opts.trumps,
-        trump_suits=tuple(Suit(s).letter for s in state.trump_suits)
-        or tuple("-" if s < 0 else Suit(s).letter for s in state._chosen),
-        seven=state.opts.seven,
-        seven_on_top=bool(state.bank) and state.bank[-1] % 9 == T.SEVEN,
-        totals=tuple(state.totals),
-        legal_actions=tuple(state.legal_actions()) if state.current_player == seat else (),
+        players=s._n,
+        deal=s._deal_no,
+        phase=s.phase,
+        current_player=s.current_player,
+        version=s.version,
+        legal_actions=tuple(s.legal_actions()) if seat is not None and s.current_player == seat else (),
+        dealer=s._dealer,
+        hand=tuple(str(DECK_36[c]) for c in T.cards_of(visible_hand(s, seat))),
+        hand_counts=tuple(h.bit_count() for h in s._hands),
+        bank=tuple(str(DECK_36[c]) for c in s._bank),
+        bank_top_owner=s._top_owner if s._bank and s._top_owner >= 0 else None,
+        to_cover=None if over or s._target < 0 else str(DECK_36[s._target]),
+        opening=s._opening,
+        stock_size=len(s._stock),
+        captured_points=tuple(s._captured_pts),
+        captured_cards=tuple(tuple(str(DECK_36[c]) for c in T.cards_of(m)) for m in s._captured),
+        out=tuple(s._out),
+        places=tuple(s._places),
+        trumps=s._opts.trumps,
+        trump_suits=tuple(Suit(x).letter for x in s._trump_suits)
+        or tuple("-" if x < 0 else Suit(x).letter for x in s._chosen),
+        seven=s._opts.seven,
+        seven_on_top=bool(s._bank) and s._bank[-1] % 9 == T.SEVEN,
+        totals=tuple(s._totals),
         history=history,
-        results=tuple(state.results),
-        winner=state.winner,
+        results=tuple(s._results),
+        winner=s._winner,
     )
+
+
+# -- reading an observation (for bots and samplers) ------------------------------------------------
+
+_TEXT_CARDS: dict[str, tuple[int, ...]] = {}
+
+
+def laid_cards(text: str) -> tuple[int, ...]:
+    """The card indices an action text lays, in the order laid (empty for draw, pass, trump choice).
+
+    >>> laid_cards("KH+QH+JH+9H"), laid_cards("draw")
+    ((34, 33, 32, 30), ())
+    """
+    cards = _TEXT_CARDS.get(text)
+    if cards is None:
+        cards = _TEXT_CARDS[text] = cards_of_action(action_of(text))
+    return cards
+
+
+_TEXT_ACTIONS: dict[str, int] = {}
+
+
+def action_of(text: str) -> int:
+    """The action id of a (canonical) action text, cached: observations carry the history as text."""
+    action = _TEXT_ACTIONS.get(text)
+    if action is None:
+        action = _TEXT_ACTIONS[text] = parse_action(text)
+    return action
+
+
+_CARD_BITS: dict[str, int] = {str(T.card(c)): 1 << c for c in range(36)}
+
+
+def cards_mask(cards: Sequence[str]) -> int:
+    """The bitmask of card ids of canonical card texts (an observation's hand, bank or captured pile)."""
+    m = 0
+    for text in cards:
+        m |= _CARD_BITS[text]
+    return m
+
+
+def seat_classes(obs: BankObservation, seat: int) -> tuple[int, int, int, int]:
+    """Rule 3: the trump class of each suit as ``seat`` sees it (0 plain, 1 trump, 2 senior trump)."""
+    classes = [0, 0, 0, 0]
+    suits = [Suit.parse(s) if s != "-" else None for s in obs.trump_suits]
+    if obs.trumps == "own":
+        own = suits[seat] if seat < len(suits) else None
+        if own is not None:
+            classes[own] = 1
+    elif obs.trumps == "senior-junior" and len(suits) == 2:
+        senior, junior = suits
+        if senior is not None and junior is not None:
+            classes[senior], classes[junior] = 2, 1
+    elif obs.trumps in ("one", "two"):
+        for s in suits:
+            if s is not None:
+                classes[s] = 1
+    return classes[0], classes[1], classes[2], classes[3]

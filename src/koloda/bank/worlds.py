@@ -40,10 +40,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from koloda.bank import tables as T
+from koloda.bank.actions import cards_of_action
+from koloda.bank.deal import layout_json
+from koloda.bank.observe import (
+    BankObservation,
+    action_of,
+    cards_mask,
+    check_seat,
+    laid_cards,
+    seat_classes,
+)
 from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, from_deal, new_game
 from koloda.cards import DECK_36, Suit
-from koloda.errors import IllegalActionError, KolodaError
+from koloda.errors import IllegalActionError, KolodaError, RecordError, RequestError
 
 #: Repairs tried on one candidate deal before drawing a fresh one, and fresh candidates before giving up.
 _REPAIRS = 300
@@ -87,7 +97,7 @@ class DealTracker:
         self.deal_no = s.deal_no
         self.dealt = list(s.hands)
         self.open_card = s.bank[0] if s.bank else -1
-        self.stock_size = len(s.stock)
+        self.stock_size = len(s._stock)
         self.first_mover = s.starter
         self.dealer, self.active = s.dealer, s.active
         self.trump_suits, self.totals = s.trump_suits, tuple(s.totals)
@@ -104,24 +114,24 @@ class DealTracker:
     def apply(self, action: int) -> None:
         """Play ``action`` on the tracked state, noting who took which card from the stock."""
         s = self.state
-        seat, deal, before = s.cur, s.deal_no, len(s.stock)
-        top = s.stock[-2:][::-1]  # at most two cards leave the stock in one action: a draw, or a 7's (4.8)
+        seat, deal, before = s._cur, s._deal_no, len(s._stock)
+        top = s._stock[-2:][::-1]  # at most two cards leave the stock in one action: a draw, or a 7's (4.8)
         s.apply(action)
-        if s.deal_no != deal:
+        if s._deal_no != deal:
             self._start()  # the next deal of a match, or the first one after trumps were chosen (rule 3.2)
             return
         t = len(self.actions)
         self.actions.append((seat, action))
-        for card in top[: before - len(s.stock)]:
-            holder = next(p for p in range(s.n) if s.hands[p] >> card & 1)
+        for card in top[: before - len(s._stock)]:
+            holder = next(p for p in range(s._n) if s._hands[p] >> card & 1)
             self.pops.append((t, holder, card))
 
     def knowledge(self, seat: int) -> BankKnowledge:
         """What ``seat`` knows of the deal so far."""
         s = self.state
         return BankKnowledge(
-            options=s.opts,
-            players=s.n,
+            options=s.options,
+            players=s.players,
             seat=seat,
             dealer=self.dealer,
             active=self.active,
@@ -141,27 +151,27 @@ def knowledge_of(state: BankState, seat: int) -> BankKnowledge:
 
     Only facts the seat has seen go in (its own cards and draws, public actions and stock counts).
     """
-    if type(seat) is not int or not 0 <= seat < state.n:
-        raise KolodaError(f"bad seat {seat!r}: expected 0-{state.n - 1}")
-    start = state._deal_starts[-1] if state._deal_starts else len(state.hist)
+    check_seat(state, seat)
+    start = state.deal_start
     base = _rebuild(state, start)
     tracker = DealTracker(base)
-    for h in state.hist[start:]:
-        tracker.apply(h >> 2)
+    for _, action in state.history[start:]:
+        tracker.apply(action)
     return tracker.knowledge(seat)
 
 
 def _rebuild(state: BankState, upto: int) -> BankState:
     """The state after the first ``upto`` actions of ``state``'s history."""
-    if state.deal is not None:
-        opts = state.opts
+    deal = state.explicit_deal
+    if deal is not None:
+        opts = state.options
         if opts.trump_choice == "in-turn":
             opts = opts.replace(trump_choice="random")  # the deal names the suits chosen (rule 3.2)
-        base = from_deal(state.deal, opts, scope=state.scope)
+        base = from_deal(deal, opts, scope=state.scope)
     else:
-        base = new_game(state.opts, players=state.n, seed=state.seed, scope=state.scope)
-    for h in state.hist[:upto]:
-        base.apply(h >> 2)
+        base = new_game(state.options, players=state.players, seed=state.seed, scope=state.scope)
+    for _, action in state.history[:upto]:
+        base.apply(action)
     return base
 
 
@@ -208,21 +218,13 @@ class _Slots:
         self.revealed: dict[int, tuple[int, int]] = {}
         for t, (q, a) in enumerate(known.actions):
             if q != me and a < T.DRAW:
-                for c in _cards_of_action(a):
+                for c in cards_of_action(a):
                     if c in used or c in self.revealed:
-                        raise KolodaError(
+                        raise RecordError(
                             f"no Bank deal is consistent with what seat {me} has seen: "
                             f"seat {q} laid {DECK_36[c]}, which it cannot have held"
                         )
                     self.revealed[c] = (q, t)
-
-
-def _cards_of_action(a: int) -> tuple[int, ...]:
-    if a < T.FOUR0:
-        return (a,)
-    if a < T.RUN0:
-        return tuple(T.cards_of(T.RANK_MASK[(a - T.FOUR0) % 9]))
-    return T.RUN_CARDS[a - T.RUN0]
 
 
 def _candidate(slots: _Slots, rng: random.Random) -> list[int] | None:
@@ -263,17 +265,25 @@ def deal_state(
     open_card: int,
     stock: Sequence[int],
     totals: Sequence[int] | None = None,
+    *,
+    keep_layout: bool = False,
 ) -> BankState:
     """The state at the start of a deal given as card ids (stock top first), built without parsing text:
-    samplers and the OpenSpiel chance nodes build many. Its ``deal`` is left unset (see :func:`deal_layout`).
+    samplers and the OpenSpiel chance nodes build many. With ``keep_layout`` the state keeps the deal's
+    layout (:func:`deal_layout`) as its explicit deal, so that its record replays; samplers skip it.
     """
-    state = object.__new__(BankState)
-    players = len(hands)
-    state._setup(options, players, "deal", 0)
-    if totals is not None:
-        state.totals = list(totals)
-    state._set_trumps(trump_suits)
-    state._start_deal(dealer, tuple(range(players)), ([list(h) for h in hands], open_card, list(stock)[::-1]))
+    state = BankState(
+        options,
+        len(hands),
+        "deal",
+        0,
+        dealer=dealer,
+        trump_suits=trump_suits,
+        layout=(hands, open_card, list(stock)[::-1]),
+        totals=totals,
+    )
+    if keep_layout:
+        state._deal = deal_layout(state)
     return state
 
 
@@ -282,10 +292,10 @@ def _replay(state: BankState, known: BankKnowledge) -> int:
 
     0 also when rule 4.1 names another first mover: with no action yet, the seat to move is all that says so.
     """
-    if state.cur != known.first_mover:
+    if state._cur != known.first_mover:
         return 0
     for t, (q, a) in enumerate(known.actions):
-        if state.cur != q:
+        if state._cur != q:
             return t
         try:
             state.apply(a)
@@ -302,7 +312,7 @@ def _repair(slots: _Slots, card: list[int], state: BankState, t: int, rng: rando
     """
     n = len(card)
     q = slots.known.first_mover
-    if t == 0 and state.cur != q:
+    if t == 0 and state._cur != q:
         lower = 0  # rule 4.1: someone holds a card of the open card's suit nearer to it than he should
         dealt = [card[x] for x in range(slots.stock0) if slots.fixed[x] < 0]
         suit = slots.known.open_card // 9
@@ -311,9 +321,9 @@ def _repair(slots: _Slots, card: list[int], state: BankState, t: int, rng: rando
     else:
         q = slots.known.actions[t][0]
         lower = t
-        hand = state.hands[q]
+        hand = state._hands[q]
         offending = [
-            c for b in state.legal_actions() if b < T.DRAW for c in _cards_of_action(b) if hand >> c & 1
+            c for b in state.legal_actions() if b < T.DRAW for c in cards_of_action(b) if hand >> c & 1
         ]
     if not offending:
         return False  # (defensive) nothing to move: the next repair round draws again
@@ -353,7 +363,7 @@ def sample_deal(known: BankKnowledge, rng: random.Random) -> BankState:
     Raises :class:`KolodaError` if ``known`` describes no possible deal.
     """
     if set(known.active) != set(range(known.players)):
-        raise KolodaError("sampling a deal played by only the tied seats (rule 8.2) is not supported")
+        raise RequestError("sampling a deal played by only the tied seats (rule 8.2) is not supported")
     slots = _Slots(known)
     for _ in range(_CANDIDATES):
         card = _candidate(slots, rng)
@@ -364,10 +374,10 @@ def sample_deal(known: BankKnowledge, rng: random.Random) -> BankState:
             t = _replay(state, known)
             if t < 0:
                 state = _build(slots, card)
-                state.deal = deal_layout(state)  # so that the world replays and reports its own deal
+                state._deal = deal_layout(state)  # so that the world replays and reports its own deal
                 return state
             _repair(slots, card, state, t, rng)
-    raise KolodaError(f"no Bank deal is consistent with what seat {known.seat} has seen")
+    raise RecordError(f"no Bank deal is consistent with what seat {known.seat} has seen")
 
 
 def sample_world(known: BankKnowledge, rng: random.Random) -> BankState:
@@ -383,11 +393,161 @@ def sample_world(known: BankKnowledge, rng: random.Random) -> BankState:
 
 def deal_layout(state: BankState) -> dict[str, object]:
     """The ``from_deal`` layout of a state at the start of its deal (hands, open card, stock top first)."""
-    return {
-        "hands": [[str(DECK_36[c]) for c in T.cards_of(h)] for h in state.hands],
-        "open": str(DECK_36[state.bank[0]]),
-        "stock": [str(DECK_36[c]) for c in reversed(state.stock)],
-        "dealer": state.dealer,
-        "trump_suits": [Suit(s).letter for s in state.trump_suits],
-        "totals": list(state.totals),
-    }
+    return layout_json(
+        state._hands, state._bank[0], state._stock, state.dealer, state.trump_suits, state.totals
+    )
+
+
+# -- worlds from an observation (search bots) ------------------------------------------------------------
+
+
+class WorldSampler:
+    """Draws full deal states consistent with a seat's observation (all a search bot has: the observation
+    shows the deal's whole public history). The unseen cards are dealt at random to the other hands and
+    the stock; the deal's start is rebuilt (a card drawn and laid at once is the
+    card laid; a card drawn before a failure is one the player still held) and the public history is
+    replayed through the engine, which rejects any world where a recorded move would have been illegal:
+    so every world agrees with who moved first (rule 4.1), with every draw and every failure (rule 4.9).
+    The automatic draws of rule 4.8 (``seven=draw-and-move`` / ``skip-and-draw``) are not in the history:
+    such positions are not sampled and the bot plays its heuristic move."""
+
+    def __init__(self, options: BankOptions, attempts: int = 40) -> None:
+        self._options = (
+            options.replace(trump_choice="random") if options.trump_choice == "in-turn" else options
+        )
+        self._attempts = attempts
+        self._auto_draws = options.seven in ("draw-and-move", "skip-and-draw")
+
+    def __call__(self, obs: BankObservation, rng: random.Random) -> BankState | None:
+        if obs.phase == "choose-trump" or obs.current_player != obs.seat:
+            return None
+        for _ in range(self._attempts):
+            world = self._try(obs, rng)
+            if world is not None:
+                return world
+        return None
+
+    def _try(self, obs: BankObservation, rng: random.Random) -> BankState | None:
+        n, me = obs.players, obs.seat
+        assert me is not None  # a seat's observation, never a spectator's
+        hand = cards_mask(obs.hand)
+        public = cards_mask(obs.bank)
+        for pile in obs.captured_cards:
+            public |= cards_mask(pile)
+        laid = [0] * n
+        events: list[tuple[int, str]] = list(obs.history)
+        for seat, text in events:
+            for c in laid_cards(text):
+                laid[seat] |= 1 << c
+        all_laid = 0
+        for m in laid:
+            all_laid |= m
+        open_mask = public & ~all_laid
+        if open_mask.bit_count() != 1:
+            return None
+        active = [p for p in range(n) if obs.hand_counts[p] or laid[p] or p == me]
+        if self._auto_draws and any(c % 9 == T.SEVEN for m in laid for c in T.cards_of(m)):
+            return None  # rule 4.8 drew cards that are not in the history: not sampled
+        forbidden = self._forbidden(obs, events, open_mask.bit_length() - 1)
+        pool = T.cards_of(T.FULL_DECK & ~hand & ~public)
+        rng.shuffle(pool)
+        hands = [0] * n
+        hands[me] = hand
+        room = {p: obs.hand_counts[p] for p in range(n) if p != me and obs.hand_counts[p]}
+        stock: list[int] = []
+        # an explicit deal may leave cards out of play (from_deal); a shuffled deal uses all 36
+        spare = len(pool) - sum(room.values()) - obs.stock_size
+        for c in pool:
+            seats = [p for p, r in room.items() if r and not forbidden[p] >> c & 1]
+            free = len(stock) < obs.stock_size
+            k = rng.randrange(len(seats) + free) if seats or free else -1
+            if k < 0:
+                if spare <= 0:
+                    return None
+                spare -= 1
+                continue
+            if k == len(seats):
+                stock.append(c)
+            else:
+                hands[seats[k]] |= 1 << c
+                room[seats[k]] -= 1
+        if len(stock) != obs.stock_size or any(room.values()):
+            return None
+        # rebuild the start: which card each draw brought; a draw followed at once by a single card laid
+        # brought that card (the player could not move before drawing, so his move uses the drawn card)
+        forced: dict[int, int] = {}
+        taken = [0] * n
+        for k, (seat, text) in enumerate(events):
+            if text == "draw" and k + 1 < len(events) and events[k + 1][0] == seat:
+                cards = laid_cards(events[k + 1][1])
+                if len(cards) == 1:
+                    forced[k] = cards[0]
+                    taken[seat] |= 1 << cards[0]
+        drawn: list[int] = []
+        for k, (seat, text) in enumerate(events):
+            if text != "draw":
+                continue
+            after = events[k + 1][1] if k + 1 < len(events) and events[k + 1][0] == seat else None
+            cards = laid_cards(after) if after is not None else ()
+            if k in forced:
+                drawn.append(forced[k])
+                continue
+            else:
+                later = 0
+                for s, t in events[k + 1 :]:
+                    if s == seat:
+                        for c in laid_cards(t):
+                            later |= 1 << c
+                options = T.cards_of((hands[seat] | later) & ~taken[seat])
+                if cards:
+                    options = [c for c in cards if not taken[seat] >> c & 1]
+                if not options:
+                    return None
+                card = options[rng.randrange(len(options))]
+            taken[seat] |= 1 << card
+            drawn.append(card)
+        initial = [(hands[p] | laid[p]) & ~taken[p] for p in range(n)]
+        if any(initial[p].bit_count() != 4 for p in active):
+            return None
+        if "-" in obs.trump_suits:
+            return None
+        hands_list = [T.cards_of(initial[p]) for p in range(n)]
+        if any(not h for h in hands_list):
+            return None  # a seat sitting out a tie deal (rule 8.2): not sampled
+        suits = [int(Suit.parse(letter)) for letter in obs.trump_suits]
+        open_card = open_mask.bit_length() - 1
+        state = deal_state(self._options, obs.dealer, suits, hands_list, open_card, drawn + stock, obs.totals)
+        try:
+            for seat, text in events:
+                if state.current_player != seat:
+                    return None
+                state.apply(action_of(text))
+        except KolodaError:
+            return None
+        if state.current_player != me or tuple(state.legal_actions()) != tuple(obs.legal_actions):
+            return None
+        return state
+
+    def _forbidden(self, obs: BankObservation, events: list[tuple[int, str]], open_card: int) -> list[int]:
+        """Per seat, the cards it cannot hold now: every card in a hand was already held at that seat's
+        last failure (rule 4.9: a card drawn since then was laid at once), so none of them covers the card
+        it failed against, and none is an 8 (rule 4.5)."""
+        n = obs.players
+        out = [0] * n
+        top = open_card
+        opening = True
+        free = self._options.two_trumps_cover == "free"
+        previous: tuple[int, str] | None = None
+        for seat, text in events:
+            cards = laid_cards(text)
+            if cards:
+                top, opening = cards[-1], False
+            elif text == "pass" and not (
+                previous is not None and previous[0] == seat and previous[1] != "draw"
+            ):
+                cover = T.cover_table(seat_classes(obs, seat), free)[top] | T.EIGHTS
+                if opening and self._options.opening == "free":
+                    cover |= T.SUIT_MASK[top // 9]
+                out[seat] = cover
+            previous = (seat, text)
+        return out

@@ -15,9 +15,10 @@ from typing import Any
 from koloda.banki import store
 from koloda.banki.options import BankiOptions
 from koloda.banki.state import BankiState, new_game, replay
-from koloda.banki.text import Lang, RefereeError
+from koloda.banki.text import RefereeError
 from koloda.errors import KolodaError, NotationError, RecordError
 from koloda.game import GameRecord
+from koloda.i18n import Lang
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]

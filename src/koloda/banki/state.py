@@ -25,9 +25,10 @@ from typing import Any
 
 from koloda.banki.events import Event, check_name
 from koloda.banki.options import BankiOptions
-from koloda.banki.text import Lang, RefereeError, say
+from koloda.banki.text import RefereeError, say
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord
+from koloda.i18n import Lang
 
 GAME = "banki"
 

@@ -10,12 +10,12 @@ terminal (and later the web page) can show the reason in the player's language:
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from koloda.errors import IllegalActionError
+from koloda.i18n import Lang
 
-Lang = Literal["en", "ru"]
-LANGS: tuple[Lang, ...] = ("en", "ru")
+_ORDER: tuple[Lang, ...] = ("en", "ru")  # the order of each entry's texts below
 
 RANK_NAMES: dict[str, tuple[str, str, str]] = {
     # id: English, Russian (nominative), Russian (genitive)
@@ -273,14 +273,14 @@ def say(key: str, lang: Lang, **params: Any) -> str:
         if name.startswith("rank") and isinstance(value, str):
             values[name] = rank_name(value, lang)
             values[name + "_gen_pl"] = _plural_genitive(value) if lang == "ru" else rank_name(value, lang)
-    index = LANGS.index(lang)
+    index = _ORDER.index(lang)
     if "phase" in params:
         values["phase"] = PHASE_NAMES[params["phase"]][index]
     if "allowed_means" in params:
         values["allowed_means"] = MEANS_TEXT[params["allowed_means"]][index]
     if "allowed_parts" in params:
         values["allowed_parts"] = PARTS_TEXT[params["allowed_parts"]][index]
-    return MESSAGES[key][LANGS.index(lang)].format(**values)
+    return MESSAGES[key][_ORDER.index(lang)].format(**values)
 
 
 def _plural_genitive(rank: str) -> str:

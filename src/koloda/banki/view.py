@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from koloda.banki.text import MEANS_TEXT, PARTS_TEXT, PHASE_NAMES, Lang, rank_name, say
+from koloda.banki.text import MEANS_TEXT, PARTS_TEXT, PHASE_NAMES, rank_name, say
+from koloda.i18n import Lang
 
 if TYPE_CHECKING:
     from koloda.banki.state import BankiState

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from koloda.bots.base import Bot
+from koloda.errors import IllegalActionError
 
 
 class SimState(Protocol):
@@ -120,7 +121,7 @@ class SearchBot:
     def choose(self, observation: Any, legal_actions: Sequence[int]) -> int:
         """The action with the best mean value over the sampled worlds (the fallback's when not searched)."""
         if not legal_actions:
-            raise ValueError("no legal action to choose from")
+            raise IllegalActionError("no legal action to choose from: the game is over")
         # the fallback sees every observation, so a bot with memory keeps it up to date
         fallback_choice = self._fallback.choose(observation, legal_actions)
         self.last_iterations = 0

@@ -21,7 +21,8 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 
 from koloda.errors import IllegalActionError, OptionsError
-from koloda.rl.core import Adapter, as_action, mask_of, new_rewards
+from koloda.rl.core import Adapter, as_action, new_rewards
+from koloda.tensor import mask_of
 
 ObsDict = dict[str, npt.NDArray[Any]]
 

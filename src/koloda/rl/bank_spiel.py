@@ -20,27 +20,19 @@ import numpy as np
 import numpy.typing as npt
 
 from koloda.bank import tables as T
+from koloda.bank.actions import action_text, cards_of_action
 from koloda.bank.options import BankOptions
-from koloda.bank.worlds import DealTracker, deal_layout, deal_state, sample_deal
+from koloda.bank.tensor import OBS_SIZE
+from koloda.bank.worlds import DealTracker, deal_state, sample_deal
 from koloda.cards import DECK_36, Suit
 from koloda.errors import OptionsError
-from koloda.rl.bank_encoding import OBS_SIZE, BankAdapter
+from koloda.rl.bank_encoding import BankAdapter
 
 DEALT = OBS_SIZE
 RECEIVED = OBS_SIZE + 36
 LAID = OBS_SIZE + 72
 INFO_SIZE = OBS_SIZE + 72 + 4 * 36
 _TRUMP_PICKS = {"own": None, "one": 1, "two": 2, "none": 0, "senior-junior": 0}
-
-
-def _cards(action: int) -> Sequence[int]:
-    if action < T.FOUR0:
-        return (action,)
-    if action < T.RUN0:
-        return T.cards_of(T.RANK_MASK[(action - T.FOUR0) % 9])
-    if action < T.DRAW:
-        return T.RUN_CARDS[action - T.RUN0]
-    return ()
 
 
 class BankSpec:
@@ -118,8 +110,9 @@ class BankSpec:
         for seat, card in zip(self._receivers(dealer), cards, strict=False):
             hands[seat].append(card)
         dealt = 4 * self.players
-        state = deal_state(self.options, dealer, suits, hands, cards[dealt], cards[dealt + 1 :])
-        state.deal = deal_layout(state)
+        state = deal_state(
+            self.options, dealer, suits, hands, cards[dealt], cards[dealt + 1 :], keep_layout=True
+        )
         return DealTracker(state)
 
     def resample(self, tracker: DealTracker, seat: int, rng: random.Random) -> tuple[list[int], list[int]]:
@@ -139,8 +132,6 @@ class BankSpec:
     # -- views -----------------------------------------------------------------------------------------
 
     def action_text(self, action: int) -> str:
-        from koloda.bank.state import action_text
-
         return action_text(action)
 
     def encode(
@@ -156,7 +147,7 @@ class BankSpec:
             if q == seat:
                 out[RECEIVED + c] = 1
         for q, a in tracker.actions:
-            for c in _cards(a):
+            for c in cards_of_action(a):
                 out[LAID + 36 * ((q - seat) % n) + c] = 1
 
     def encode_dealing(self, chance: Sequence[int], seat: int, out: npt.NDArray[np.float32]) -> None:

@@ -23,10 +23,12 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
+from koloda import registry
 from koloda.bots import Bot, RandomBot
 from koloda.errors import IllegalActionError, OptionsError
 from koloda.rl.aec import ObsDict, observation_space
-from koloda.rl.core import Adapter, as_action, mask_of, new_rewards
+from koloda.rl.core import Adapter, as_action, new_rewards
+from koloda.tensor import mask_of
 
 
 class LegalDiscrete(gym.spaces.Discrete):
@@ -54,7 +56,6 @@ class KolodaGymEnv(gym.Env[ObsDict, np.int64]):
     def __init__(
         self,
         adapter: Adapter,
-        observe: Callable[[Any, int], object],
         seat: int = 0,
         opponents: Sequence[Bot] | None = None,
         render_mode: str | None = None,
@@ -78,7 +79,7 @@ class KolodaGymEnv(gym.Env[ObsDict, np.int64]):
         self.seat = seat
         self.illegal, self.illegal_reward = illegal, float(illegal_reward)
         self.render_mode = render_mode
-        self._observe = observe
+        self._spec = registry.get(adapter.game)  # the bots see the game's own observation of their seat
         self._given = list(opponents) if opponents is not None else None
         self._bots: list[Bot] = []
         self.observation_space = observation_space(adapter)  # type: ignore[assignment]
@@ -106,7 +107,7 @@ class KolodaGymEnv(gym.Env[ObsDict, np.int64]):
         while not state.is_over() and state.current_player != seat:
             p = state.current_player
             bot = self._bots[p if p < seat else p - 1]
-            state.apply(bot.choose(self._observe(state, p), state.legal_actions()))
+            state.apply(bot.choose(self._spec.observe(state, p), state.legal_actions()))
             earned, self._deals = new_rewards(self.adapter, state, self._deals)
             total += earned[seat]
         return total
@@ -164,22 +165,13 @@ class ThousandEnv(KolodaGymEnv):
         **kwargs: Any,
     ) -> None:
         from koloda.rl.thousand_encoding import ThousandAdapter
-        from koloda.thousand.game import observe
 
         adapter = ThousandAdapter(**kwargs)
         if adapter.players == 4 and adapter.scope == "deal" and seat == 0:
             raise OptionsError(
                 "seat 0 deals the only deal and sits it out with 4 players (rule G2): choose seat 1-3"
             )
-        super().__init__(
-            adapter,
-            observe,
-            seat,
-            opponents,
-            render_mode,
-            illegal,
-            illegal_reward,
-        )
+        super().__init__(adapter, seat, opponents, render_mode, illegal, illegal_reward)
 
 
 class BankEnv(KolodaGymEnv):
@@ -195,15 +187,6 @@ class BankEnv(KolodaGymEnv):
         illegal_reward: float = -1.0,
         **kwargs: Any,
     ) -> None:
-        from koloda.bank import observe
         from koloda.rl.bank_encoding import BankAdapter
 
-        super().__init__(
-            BankAdapter(**kwargs),
-            observe,
-            seat,
-            opponents,
-            render_mode,
-            illegal,
-            illegal_reward,
-        )
+        super().__init__(BankAdapter(**kwargs), seat, opponents, render_mode, illegal, illegal_reward)

@@ -17,11 +17,14 @@ from typing import Self
 import numpy as np
 import numpy.typing as npt
 
-from koloda.rl.thousand_encoding import OBS_SIZE, ThousandAdapter, card_played
-from koloda.thousand import game as G
-from koloda.thousand.game import CARDS, ThousandState, action_text
+from koloda.rl.thousand_encoding import ThousandAdapter
+from koloda.thousand.actions import CARDS, NUM_ACTIONS, PASS, action_text, card_played, mask_ids
+from koloda.thousand.deal import NEXT, is_void
+from koloda.thousand.knowledge import DealTracker, ThousandKnowledge
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.worlds import DealTracker, ThousandKnowledge, sample_deal
+from koloda.thousand.state import ThousandState
+from koloda.thousand.tensor import OBS_SIZE
+from koloda.thousand.worlds import sample_deal
 
 DEALT = OBS_SIZE
 PLAYED_BY = OBS_SIZE + 24
@@ -31,7 +34,7 @@ INFO_SIZE = OBS_SIZE + 24 + 4 * 24
 class ThousandSpec:
     """Thousand with fixed options and table size, for :class:`koloda.rl.openspiel.KolodaSpielGame`."""
 
-    num_actions = G.NUM_ACTIONS
+    num_actions = NUM_ACTIONS
     chance_outcomes_max = 24
     obs_size = OBS_SIZE
     info_size = INFO_SIZE
@@ -39,7 +42,7 @@ class ThousandSpec:
     def __init__(self, options: ThousandOptions, players: int) -> None:
         self.options, self.players = options, players
         self.adapter = ThousandAdapter(players, **options.to_dict())
-        nxt = G._NEXT[players, 0]
+        nxt = NEXT[players, 0]
         first = nxt[0]
         self.receivers = [first] * 7 + [nxt[first]] * 7 + [nxt[nxt[first]]] * 7
         self._void: dict[tuple[int, ...], bool] = {}
@@ -54,14 +57,17 @@ class ThousandSpec:
 
     # -- chance ----------------------------------------------------------------------------------------
 
-    def _deal(self, cards: Sequence[int]) -> ThousandState:
+    def _cards(self, cards: Sequence[int]) -> tuple[list[int], int]:
+        """The hands and the talon (bitmasks) of 24 chance outcomes."""
         hands = [0] * self.players
         for seat, c in zip(self.receivers, cards, strict=False):
             hands[seat] |= 1 << c
-        talon = sum(1 << c for c in cards[21:24])
-        return ThousandState(
-            self.options, self.players, "deal", None, {"dealer": 0, "hands": hands, "talon": talon, "seed": 0}
-        )
+        return hands, sum(1 << c for c in cards[21:24])
+
+    def _deal(self, cards: Sequence[int]) -> ThousandState:
+        hands, talon = self._cards(cards)
+        deal = {"dealer": 0, "hands": hands, "talon": talon, "seed": 0}
+        return ThousandState(self.options, self.players, "deal", None, deal)
 
     def _is_void(self, cards: Sequence[int]) -> bool:
         key = tuple(cards)
@@ -69,7 +75,7 @@ class ThousandSpec:
         if void is None:
             if len(self._void) > 1024:
                 self._void.clear()
-            void = self._void[key] = self._deal(cards)._shuffle != 1  # rule G4 dealt it again
+            void = self._void[key] = is_void(self.options, *self._cards(cards))  # rule G4 deals it again
         return void
 
     def chance_outcomes(self, chance: Sequence[int]) -> list[int]:
@@ -87,9 +93,9 @@ class ThousandSpec:
 
     def resample(self, tracker: DealTracker, seat: int, rng: random.Random) -> tuple[list[int], list[int]]:
         world, actions = sample_deal(tracker.knowledge(seat), rng)
-        hands = [G._LOW[h & 4095] + G._HIGH[h >> 12] for h in world._hands]
+        hands = [mask_ids(h) for h in world.hands]
         chance = [hands[q].pop(0) for q in self.receivers]
-        chance += G._LOW[world._talon & 4095] + G._HIGH[world._talon >> 12]
+        chance += mask_ids(world.talon)
         return chance, actions
 
     # -- views -----------------------------------------------------------------------------------------
@@ -108,7 +114,7 @@ class ThousandSpec:
                 out[DEALT + c] = 1
         n = self.players
         for q, a in tracker.actions:
-            if 0 <= a < G.PASS:
+            if 0 <= a < PASS:
                 out[PLAYED_BY + 24 * ((q - seat) % n) + card_played(a)] = 1
 
     def encode_dealing(self, chance: Sequence[int], seat: int, out: npt.NDArray[np.float32]) -> None:

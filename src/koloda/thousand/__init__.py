@@ -1,19 +1,37 @@
-"""Thousand (Тысяча): scoring with every variant, the score file and sheet, and the game."""
+"""Thousand (Тысяча): the score engine with every variant, the score file and sheet, and the card game.
 
-from koloda.thousand.game import ThousandState, ThousandView, from_deal, new_game, observe, replay
+The card game is split as every game is (docs/architecture.md): :mod:`~koloda.thousand.options`,
+:mod:`~koloda.thousand.deal`, :mod:`~koloda.thousand.rules` (legal actions and apply),
+:mod:`~koloda.thousand.scoring` (the score engine, also behind the score sheet),
+:mod:`~koloda.thousand.observe`, :mod:`~koloda.thousand.state` (the state and its constructors),
+:mod:`~koloda.thousand.actions` (cards, action space, notation), :mod:`~koloda.thousand.knowledge` and
+:mod:`~koloda.thousand.worlds` (what a seat knows, and worlds consistent with it), the terminal in
+:mod:`~koloda.thousand.game_cli`, and :mod:`~koloda.thousand.spec`, which registers the game. The score
+sheet for games played with real cards is :mod:`~koloda.thousand.scorefile`,
+:mod:`~koloda.thousand.table`, :mod:`~koloda.thousand.sheet` and :mod:`~koloda.thousand.cli`.
+"""
+
+from koloda.thousand.actions import action_text, parse_action
+from koloda.thousand.observe import Marriage, ThousandObservation, Trick, observe, visible
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import DealInput, DealScore, ScoreBook, ScoringError
+from koloda.thousand.state import ThousandState, from_deal, new_game, replay
 
 __all__ = [
     "DealInput",
     "DealScore",
+    "Marriage",
     "ScoreBook",
     "ScoringError",
+    "ThousandObservation",
     "ThousandOptions",
     "ThousandState",
-    "ThousandView",
+    "Trick",
+    "action_text",
     "from_deal",
     "new_game",
     "observe",
+    "parse_action",
     "replay",
+    "visible",
 ]

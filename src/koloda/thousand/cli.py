@@ -1,4 +1,8 @@
-"""``koloda thousand``: score a score file (``score``) and keep the score of a real game (``sheet``)."""
+"""``koloda thousand score`` and ``koloda thousand sheet``: the score of a game played with real cards.
+
+These commands use the score engine (:mod:`koloda.thousand.scoring`) and the score sheet, not the card
+game; :class:`koloda.thousand.spec.ThousandSpec` adds them to ``koloda thousand``.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +12,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+from koloda.i18n import LANGS, Lang
 from koloda.options import add_option_arguments
-from koloda.term import LANGS, Lang
-from koloda.thousand.game_cli import register_game_commands
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import load_score_file
 from koloda.thousand.table import json_result, markdown_table, winner_line
 
 
-def register(subparsers: Any) -> None:
-    """Add ``thousand`` with its subcommands to the ``koloda`` parser."""
-    parser = subparsers.add_parser("thousand", help="Thousand (Тысяча): score, score sheet")
-    commands = parser.add_subparsers(dest="thousand_command", metavar="COMMAND", required=True)
-
+def add_commands(commands: Any) -> None:
+    """Add ``score`` and ``sheet`` to ``koloda thousand``."""
     score = commands.add_parser("score", help="score a JSON Lines score file and print the table")
     score.add_argument("file", type=Path, help="the score file (docs/thousand-score-file.md)")
     _add_options_arguments(score)
@@ -32,7 +32,6 @@ def register(subparsers: Any) -> None:
     sheet.add_argument("--resume", action="store_true", help="continue the last unfinished game")
     sheet.add_argument("--db", type=Path, help="the SQLite file (default: the user's data directory)")
     sheet.set_defaults(func=_sheet)
-    register_game_commands(commands)  # the game (issue 4): play, simulate, replay
 
 
 def _add_options_arguments(parser: argparse.ArgumentParser) -> None:

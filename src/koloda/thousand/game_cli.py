@@ -1,42 +1,31 @@
-"""``koloda thousand play | simulate | replay``: the game in the terminal, random-bot statistics, records.
+"""``koloda thousand play``, and what ``simulate`` and ``replay`` print for Thousand.
 
 The loops take ``read``/``write`` functions, so tests drive a whole game by feeding lines. The bots are
-koloda's (:mod:`koloda.bots`): ``choose(view, legal)`` sees only :func:`koloda.thousand.game.observe`.
+koloda's (:mod:`koloda.bots`): ``choose(view, legal)`` sees only :func:`koloda.thousand.observe.observe`.
+The generic commands (``simulate``, ``replay``) are built for every game by :mod:`koloda.cli`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from koloda.bots import LEVELS, Bot, make_bot
+from koloda.bots.base import LEVELS, Bot
 from koloda.cards import Card
-from koloda.errors import KolodaError, RecordError
-from koloda.game import GameRecord
+from koloda.errors import KolodaError, RequestError
+from koloda.game import GameSpec
+from koloda.i18n import LANGS, Lang
 from koloda.options import add_option_arguments
-from koloda.term import LANGS, Lang, Progress, Quit, Read, Write, ask, card_text, cards_line, refusal, say
-from koloda.thousand.game import (
-    ACES,
-    BID,
-    BOMB,
-    CARDS,
-    GIVE,
-    MARRY,
-    PASS,
-    ThousandState,
-    ThousandView,
-    action_bid,
-    new_game,
-    observe,
-    replay,
-)
+from koloda.term import Quit, Read, Write, ask, card_text, cards_line, refusal, say, track
+from koloda.thousand.actions import ACES, BID, BOMB, CARDS, GIVE, MARRY, PASS, action_bid
+from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import Player, ScoredGame
 from koloda.thousand.scoring import DealScore
+from koloda.thousand.state import ThousandState, new_game
 from koloda.thousand.table import markdown_table, winner_line
 
 # --- text for people ---------------------------------------------------------------------------------------
@@ -86,14 +75,14 @@ class Narrator:
             say(lang, f"{self.names[first]}: {bid} (обязательно)", f"{self.names[first]}: {bid} (compulsory)")
         )
 
-    def before(self, state: ThousandState) -> ThousandView:
+    def before(self, state: ThousandState) -> ThousandObservation:
         return observe(state, self.seat)
 
-    def after(self, old: ThousandView, state: ThousandState, actor: int, action: int) -> None:
+    def after(self, old: ThousandObservation, state: ThousandState, actor: int, action: int) -> None:
         """Describe ``action`` of ``actor`` using only the seat's views before and after it."""
         lang, name = self.lang, self.names[actor]
         new = observe(state, self.seat)
-        same_deal = new.deal_number == old.deal_number
+        same_deal = new.deal == old.deal
         if old.phase == "giving":
             gift = next((g for g in new.gifts if g not in old.gifts), None) if same_deal else None
             if gift is not None:
@@ -125,7 +114,7 @@ class Narrator:
             declarer = new.declarer if new.declarer is not None else actor
             self.write(say(lang, f"Играющий: {self.names[declarer]}", f"Declarer: {self.names[declarer]}"))
 
-    def show_turn(self, view: ThousandView, legal: list[int]) -> None:
+    def show_turn(self, view: ThousandObservation, legal: list[int]) -> None:
         lang = self.lang
         self.write("")
         if view.trump is not None:
@@ -135,21 +124,16 @@ class Narrator:
             self.write(say(lang, "На столе: ", "On the table: ") + played)
         self.write(say(lang, "Ваши карты: ", "Your cards: ") + cards_line(_sorted_hand(view.hand), lang))
         if view.phase == "giving":
-            first, second = (
-                self.names[(view.seat + 1) % view.players],
-                self.names[(view.seat + 2) % view.players],
-            )
-            if view.players == 4:
-                order = [s for s in range(1, 4) if (view.seat + s) % 4 != view.dealer]
-                first, second = (self.names[(view.seat + s) % 4] for s in order)
+            first, second = _opponents(view, self.names)
             self.write(say(lang, f"Кому: 1 — {first}, 2 — {second}", f"To: 1 is {first}, 2 is {second}"))
         self.write(say(lang, "Можно: ", "You may: ") + ", ".join(action_words(a, lang) for a in legal))
 
 
-def _opponents(view: ThousandView, names: list[str]) -> tuple[str, str]:
+def _opponents(view: ThousandObservation, names: list[str]) -> tuple[str, str]:
     """Rule G7: gift 1 goes to the next player after the declarer, gift 2 to the one after."""
-    n = view.players
-    seats = [(view.seat + s) % n for s in range(1, n) if n == 3 or (view.seat + s) % n != view.dealer]
+    n, seat = view.players, view.seat
+    assert seat is not None  # the declarer's own observation
+    seats = [(seat + s) % n for s in range(1, n) if n == 3 or (seat + s) % n != view.dealer]
     return names[seats[0]], names[seats[1]]
 
 
@@ -164,19 +148,16 @@ def play_game(
     options: ThousandOptions,
     *,
     seed: int,
+    bots: Mapping[int, Bot],
     players: int = 3,
     lang: Lang = "ru",
-    level: str = "medium",
     read: Read = input,
     write: Write = print,
 ) -> ThousandState:
-    """A whole game: seat 0 is the person at the keyboard, the other seats bots of ``level`` (seeded)."""
+    """A whole game: seat 0 is the person at the keyboard, every other seat is played by its bot."""
     state = new_game(options, players=players, seed=seed)
     you = say(lang, "Вы", "You")
     names = [you, *(say(lang, f"Бот {i}", f"Bot {i}") for i in range(1, players))]
-    bots: dict[int, Bot] = {
-        seat: make_bot("thousand", level, seed * 10 + seat, options) for seat in range(1, players)
-    }
     narrator = Narrator(0, names, lang, write)
     help_text = say(
         lang,
@@ -197,7 +178,7 @@ def play_game(
             def take(line: str) -> int:
                 try:
                     action = state.parse_action(line)
-                    state.apply(action, 0)  # an illegal move raises with the reason; the prompt repeats
+                    state.apply(action)  # an illegal move raises with the reason; the prompt repeats
                 except KolodaError as exc:
                     raise refusal(
                         lang, line, exc, [state.action_text(a) for a in state.legal_actions()]
@@ -207,7 +188,7 @@ def play_game(
             action = ask("> ", take, read=read, write=write)
         else:
             action = bots[seat].choose(observe(state, seat), legal)
-            state.apply(action, seat)
+            state.apply(action)
         narrator.after(old, state, seat, action)
         results = state.results
         if len(results) > deals_shown:
@@ -229,11 +210,11 @@ def play_game(
 
 
 def simulate(
-    options: ThousandOptions, *, deals: int, seed: int, players: int = 3, progress: Progress | None = None
+    options: ThousandOptions, *, deals: int, seed: int, players: int = 3, progress: bool = False
 ) -> dict[str, Any]:
     """Random bots play ``deals`` deals (games from seeds ``seed``, ``seed + 1``... as games end)."""
     if type(deals) is not int or deals < 1:
-        raise KolodaError(f"--deals must be a positive number, not {deals!r}")
+        raise RequestError(f"--deals must be a positive number, not {deals!r}", field="deals")
     rng = random.Random(seed)
     actions = 0
     points = [0] * players
@@ -243,7 +224,9 @@ def simulate(
     state = new_game(options, players=players, seed=game_seed)
     played = 0
     start = time.perf_counter()
+    counter = iter(track(range(deals), deals, "simulate") if progress else range(deals))
     while played < deals:
+        next(counter)
         if state.is_over():
             game_seed += 1
             state = new_game(options, players=players, seed=game_seed)
@@ -258,8 +241,6 @@ def simulate(
         for seat in range(players):
             points[seat] += score.delta[seat]
             cards[seat] += deal.points[seat] if deal.points else 0
-        if progress is not None:
-            progress.advance()
     seconds = time.perf_counter() - start
     return {
         "deals": deals,
@@ -275,54 +256,39 @@ def simulate(
 # --- the commands ------------------------------------------------------------------------------------------
 
 
-def register_game_commands(commands: Any) -> None:
-    """Add ``play``, ``simulate`` and ``replay`` to the ``koloda thousand`` subparsers."""
+def add_commands(commands: Any, spec: GameSpec) -> None:
+    """Add ``koloda thousand play``."""
     play = commands.add_parser("play", help="play a whole game in the terminal against two bots")
-    _options_arguments(play)
+    add_option_arguments(play, ThousandOptions)
+    play.add_argument("--players", type=int, choices=(3, 4), default=3, help="3, or 4 with a sitting dealer")
     play.add_argument("--seed", type=int, help="the seed of the shuffles (default: from the clock)")
     play.add_argument("--lang", choices=LANGS, default="ru", help="interface language (default ru)")
     play.add_argument(
         "--level", choices=tuple(LEVELS), default="medium", help="the bots' level (default medium)"
     )
-    play.set_defaults(func=_play)
-
-    sim = commands.add_parser("simulate", help="random bots play N deals; deals, actions, mean points")
-    _options_arguments(sim)
-    sim.add_argument("--deals", type=int, required=True, help="how many deals")
-    sim.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
-    sim.add_argument("--json", action="store_true", help="print one JSON object")
-    sim.set_defaults(func=_simulate)
-
-    rep = commands.add_parser("replay", help="replay a game record and print the result")
-    rep.add_argument("file", type=Path, help="a game record (JSON)")
-    rep.add_argument("--lang", choices=LANGS, default="ru", help="language of the table (default ru)")
-    rep.set_defaults(func=_replay)
+    play.set_defaults(func=lambda args: _play(args, spec))
 
 
-def _options_arguments(parser: argparse.ArgumentParser) -> None:
-    add_option_arguments(parser, ThousandOptions)
-    parser.add_argument(
-        "--players", type=int, choices=(3, 4), default=3, help="3, or 4 with a sitting dealer"
-    )
+def simulate_lines(result: Mapping[str, Any]) -> list[str]:
+    """The figures of :func:`simulate` for people."""
+    return [
+        f"deals: {result['deals']}",
+        f"actions: {result['actions']}",
+        "mean points per seat: " + " ".join(map(str, result["mean_points"])),
+        "mean card points per seat: " + " ".join(map(str, result["mean_card_points"])),
+        f"contracts made: {result['made']}, bombs: {result['bombs']}",
+    ]
 
 
-def _options(args: argparse.Namespace) -> ThousandOptions:
-    return ThousandOptions.preset(args.preset).with_assignments(args.option)
-
-
-def _play(args: argparse.Namespace) -> int:
+def _play(args: argparse.Namespace, spec: GameSpec) -> int:
     seed = args.seed if args.seed is not None else int(time.time())
     if seed < 0:
-        raise KolodaError(f"--seed must not be negative, not {seed}")
+        raise RequestError(f"--seed must not be negative, not {seed}", field="seed")
+    options = ThousandOptions.preset(args.preset).with_assignments(args.option)
+    bots = {seat: spec.bot(args.level, seed * 10 + seat, options) for seat in range(1, args.players)}
     try:
         play_game(
-            _options(args),
-            seed=seed,
-            players=args.players,
-            lang=args.lang,
-            level=args.level,
-            read=input,
-            write=print,
+            options, seed=seed, bots=bots, players=args.players, lang=args.lang, read=input, write=print
         )
     except Quit:
         print(say(args.lang, "Игра прервана.", "Game abandoned."))
@@ -330,42 +296,20 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    if args.seed < 0:
-        raise KolodaError(f"--seed must not be negative, not {args.seed}")
-    options = _options(args)
-    with Progress(args.deals, "simulate") as progress:
-        result = simulate(options, deals=args.deals, seed=args.seed, players=args.players, progress=progress)
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    print(f"deals: {result['deals']}")
-    print(f"actions: {result['actions']}")
-    print("mean points per seat: " + " ".join(map(str, result["mean_points"])))
-    print("mean card points per seat: " + " ".join(map(str, result["mean_card_points"])))
-    print(f"contracts made: {result['made']}, bombs: {result['bombs']}")
-    return 0
-
-
-def _replay(args: argparse.Namespace) -> int:
-    record = GameRecord.load(args.file, game="thousand")
-    try:
-        state = replay(record)
-    except KolodaError as exc:  # bad options, players or actions: say which file holds them
-        raise RecordError(f"{args.file}: {exc}") from None
-    lang: Lang = args.lang
+def replay_summary(state: ThousandState, lang: Lang) -> str:
+    """The deals played, the score table, and the winner or who is to act."""
     names = [say(lang, f"Игрок {s + 1}", f"Player {s + 1}") for s in range(state.players)]
     scored = ScoredGame(tuple(Player(n, "m") for n in names), state.book)
-    print(say(lang, f"Сыграно конов: {len(state.results)}", f"Deals played: {len(state.results)}"))
+    lines = [say(lang, f"Сыграно конов: {len(state.results)}", f"Deals played: {len(state.results)}")]
     if state.results:
-        print(markdown_table(scored, lang))
+        lines.append(markdown_table(scored, lang))
     if state.is_over():
         line = winner_line(scored, lang)
-        print(line or say(lang, "Кон окончен.", "The deal is over."))
+        lines.append(line or say(lang, "Кон окончен.", "The deal is over."))
     else:
         turn = state.current_player
-        print(
+        lines.append(
             say(lang, f"Игра не окончена: ходит {names[turn or 0]}.", f"Not over: {names[turn or 0]} to act.")
         )
-    print(say(lang, "Итог: ", "Totals: ") + " ".join(map(str, state.returns())))
-    return 0
+    lines.append(say(lang, "Итог: ", "Totals: ") + " ".join(map(str, state.returns())))
+    return "\n".join(lines)

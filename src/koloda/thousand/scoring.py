@@ -25,9 +25,9 @@ from enum import StrEnum
 from typing import Literal
 
 from koloda.errors import KolodaError
+from koloda.i18n import Lang
 from koloda.thousand.options import ThousandOptions
 
-Lang = Literal["ru", "en"]
 Gender = Literal["f", "m"]
 
 DECK_POINTS = 120  # S3: the card points of one deal (A 11, 10 10, K 4, Q 3, J 2, 9 0; 24 cards)

@@ -17,7 +17,8 @@ from types import TracebackType
 from typing import Any, Literal, TypeVar
 
 from koloda.errors import KolodaError
-from koloda.term import Lang, Quit, Read, Write, ask, say
+from koloda.i18n import Lang
+from koloda.term import Quit, Read, Write, ask, say
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import (
     Player,

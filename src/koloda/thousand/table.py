@@ -1,4 +1,4 @@
-"""The score table of a Thousand game in the seed's layout, as Markdown, CSV or JSON.
+"""The score table of a Thousand game in the seed's layout, as Markdown, CSV, JSON or for the web pages.
 
 >>> from koloda.thousand.scorefile import parse_score_file
 >>> lines = ['{"players": ["Аня", "Боря", "Вера"]}', '{"declarer": "Вера", "bid": 110, "bomb": true}']
@@ -7,17 +7,30 @@
 | Deal | Game | Аня | Боря | Вера |
 |---|---|---|---|---|
 | 1 | Вера 110 — bomb | +60 → 60 | +60 → 60 | 0 → 0 |
+
+>>> from koloda.thousand.scoring import DealInput, ScoreBook
+>>> from koloda.thousand.options import ThousandOptions
+>>> book = ScoreBook(ThousandOptions(), 3)
+>>> _ = book.apply(DealInput(declarer=0, bid=120, points=(85, 25, 10), marriages=((60,), (), ())))
+>>> table = page_table(scored(["Аня", "Боря", "Вера"], book))
+>>> table["ru"]["rows"][0]
+['1', 'Аня 120 — выполнила (85 + марьяж 60)', '+120 → 120', '+30 (25) → 30', '+10 → 10']
+>>> table["chart"]["series"]
+[[0, 120], [0, 30], [0, 10]]
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from typing import Any
 
-from koloda.term import Lang, say
-from koloda.thousand.scorefile import ScoredGame
-from koloda.thousand.scoring import number
+from koloda.charts import chart
+from koloda.i18n import LANGS, Lang
+from koloda.term import say
+from koloda.thousand.scorefile import Player, ScoredGame
+from koloda.thousand.scoring import ScoreBook, number
 
 
 def markdown_table(game: ScoredGame, lang: Lang = "ru", marks: bool = False) -> str:
@@ -139,3 +152,41 @@ def json_result(game: ScoredGame, lang: Lang = "ru") -> dict[str, Any]:
         "totals": per_seat(game.book.totals),
         "winner": None if winner is None else names[winner],
     }
+
+
+def scored(names: Sequence[str], book: ScoreBook) -> ScoredGame:
+    """A ScoreBook with player names, as the Thousand table functions take it."""
+    return ScoredGame(tuple(Player.named(name) for name in names), book)
+
+
+def page_table(game: ScoredGame) -> dict[str, Any]:
+    """The seed's table (deal, game, 'delta (raw) → total' per player) in both languages, and the chart."""
+    book = game.book
+    out: dict[str, Any] = {}
+    for lang in LANGS:
+        head = ["Кон" if lang == "ru" else "Deal", "Игра" if lang == "ru" else "Game", *game.names]
+        rows = [
+            [
+                str(index),
+                score.explain(game.names, lang, game.genders),
+                *(score.cell(seat, lang, book.options) for seat in range(book.players)),
+            ]
+            for index, score in enumerate(book.deals, start=1)
+        ]
+        out[lang] = {
+            "head": head,
+            "rows": rows,
+            "status": status_line(game, lang),
+            "winner": winner_line(game, lang),
+        }
+    options = book.options
+    out["chart"] = chart(
+        game.names,
+        [list(score.total) for score in book.deals],
+        start=[0] * book.players,
+        target=options.target,
+        line_800=options.threshold_800 if options.rule_800 != "off" else None,
+        barrel=options.barrel_threshold if options.barrel else None,
+    )
+    out["winner"] = book.winner
+    return out

@@ -1,12 +1,8 @@
-"""Worlds a Thousand seat cannot tell apart: what a seat knows of a deal, and a sampler of full deals
-consistent with it (for search bots and OpenSpiel's ``resample_from_infostate``).
+"""Worlds a Thousand seat cannot tell apart: samplers of full states consistent with what it knows.
 
-The input is **what the seat knows**, :class:`ThousandKnowledge`: the options, the dealer, the score
-book (public), its own dealt hand, the talon if it was shown to it (rule G7), and the deal's actions with
-their seats in order, where a gift the seat neither gave nor received is hidden (``HIDDEN_GIFT``: the
-giver and the opponent are public, the card is not, rule G15). A bot driving the engine gets it with
-:func:`knowledge_of`; a bot fed observations keeps the same facts (``observe`` shows its hand, the
-bidding, the talon, its gifts and every trick).
+Two samplers, for the two forms of :mod:`koloda.thousand.knowledge`: :func:`sample_world` from a
+:class:`~koloda.thousand.knowledge.ThousandKnowledge` (OpenSpiel's ``resample_from_infostate``), and
+:class:`WorldSampler` from a seat's observation (the search bots, which see only observations).
 
 :func:`sample_deal` draws the unseen cards (the other hands, the talon if unseen, the hidden gift) so
 that replaying the history on them is legal at every step: every card a seat played or declared was in
@@ -16,7 +12,8 @@ rule G4 deals again. Its own cards and what it saw are unchanged. The draw is no
 every world it returns is possible.
 
 >>> import random
->>> from koloda.thousand.game import new_game
+>>> from koloda.thousand.state import new_game
+>>> from koloda.thousand.knowledge import knowledge_of
 >>> state = new_game(players=3, seed=4, scope="deal")
 >>> for _ in range(12):
 ...     state.apply(state.legal_actions()[0])
@@ -28,145 +25,43 @@ every world it returns is possible.
 
 from __future__ import annotations
 
-import copy
 import random
-from dataclasses import dataclass
 
-from koloda.errors import IllegalActionError, KolodaError
-from koloda.thousand import game as G
-from koloda.thousand.game import ThousandState, from_deal, new_game
+from koloda.errors import IllegalActionError, RecordError
+from koloda.thousand.actions import (
+    ACES,
+    BID,
+    BOMB,
+    FACE_ACE,
+    FACE_KING,
+    FACE_QUEEN,
+    GIVE,
+    MARRY,
+    bid_action,
+    mask_ids,
+    parse_action,
+    shown_cards,
+)
+from koloda.thousand.deal import NEXT
+from koloda.thousand.knowledge import (
+    HIDDEN_GIFT,
+    Knowledge,
+    ThousandKnowledge,
+    TrickMemory,
+    cards_mask,
+    knowledge,
+)
+from koloda.thousand.observe import ThousandObservation
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scoring import ScoreBook
+from koloda.thousand.rules import BIDDING
+from koloda.thousand.state import ThousandState
 
-#: A gift whose card the seat does not see: ``HIDDEN_GIFT - k`` for opponent k (0 or 1) of the declarer.
-HIDDEN_GIFT = -1
 _REPAIRS = 300
 _CANDIDATES = 40
-
-
-@dataclass(frozen=True)
-class ThousandKnowledge:
-    """Everything one seat knows about the current deal (see the module docstring)."""
-
-    options: ThousandOptions
-    players: int
-    seat: int
-    dealer: int
-    book: ScoreBook  # the score book at the start of the deal (public)
-    hand: int  # the seat's dealt cards (a bitmask of card ids; 0 for a sitting dealer)
-    talon: int  # the talon if the seat saw it, else -1
-    actions: tuple[tuple[int, int], ...]  # (seat, action id), hidden gifts as HIDDEN_GIFT - k
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ThousandKnowledge):
-            return NotImplemented
-        return (self.options, self.players, self.seat, self.dealer, self.hand, self.talon, self.actions) == (
-            other.options,
-            other.players,
-            other.seat,
-            other.dealer,
-            other.hand,
-            other.talon,
-            other.actions,
-        ) and self.book.totals == other.book.totals
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class DealTracker:
-    """Follows a Thousand state through one deal, remembering the dealt hands and the talon."""
-
-    def __init__(self, state: ThousandState) -> None:
-        self.state = state
-        self._start()
-
-    def _start(self) -> None:
-        s = self.state
-        self.deal_no = s._deal_no
-        self.hands = list(s._hands)
-        self.talon = s._talon
-        self.book = s._book.copy()
-        self.actions: list[tuple[int, int]] = []
-
-    def __deepcopy__(self, memo: dict[int, object]) -> DealTracker:
-        # an OpenSpiel state's clone() deep-copies its tracker; ThousandState.copy shares what never changes
-        new = copy.copy(self)
-        new.state = self.state.copy()
-        new.hands, new.book, new.actions = list(self.hands), self.book.copy(), list(self.actions)
-        return new
-
-    def apply(self, action: int) -> None:
-        """Play ``action`` on the tracked state."""
-        s = self.state
-        seat = s._to_move
-        assert seat is not None
-        s.apply(action)
-        if s._deal_no != self.deal_no and not s.is_over():
-            self._start()  # the next deal of a match
-            return
-        self.actions.append((seat, action))
-
-    def knowledge(self, seat: int) -> ThousandKnowledge:
-        """What ``seat`` knows of the deal so far."""
-        s = self.state
-        o = s.options
-        # rule G7 as observe shows it: the talon once the bidding is over, unless hidden at the lowest bid
-        shown = s._phase != G.BIDDING and not (
-            o.talon_hidden_at_100 and s._high_bid == o.min_bid and seat != s._declarer
-        )
-        actions = []
-        for q, a in self.actions:
-            if a >= G.GIVE and a != G.BOMB:
-                k = (a - G.GIVE) % 2
-                recipient = s._nxt[q] if k == 0 else s._nxt[s._nxt[q]]
-                if seat not in (q, recipient):
-                    a = HIDDEN_GIFT - k
-            actions.append((q, a))
-        return ThousandKnowledge(
-            options=o,
-            players=s._players,
-            seat=seat,
-            dealer=s._dealer,
-            book=self.book,
-            hand=self.hands[seat],
-            talon=self.talon if shown else -1,
-            actions=tuple(actions),
-        )
-
-
-def knowledge_of(state: ThousandState, seat: int) -> ThousandKnowledge:
-    """What ``seat`` knows of the current deal of ``state`` (replaying the game to the deal's start)."""
-    if type(seat) is not int or not 0 <= seat < state._players:
-        raise KolodaError(f"bad seat {seat!r}: seats are 0-{state._players - 1}")
-    start = state._deal_start
-    if state._deal0 is not None:
-        base = from_deal(G.deal_to_json(state._deal0), state.options, scope=state._scope)
-    else:
-        assert state._seed is not None
-        base = new_game(state.options, players=state._players, seed=state._seed, scope=state._scope)
-    for a in state._history[:start]:
-        base.apply(a)
-    tracker = DealTracker(base)
-    for a in state._history[start:]:
-        tracker.apply(a)
-    return tracker.knowledge(seat)
+ALL_CARDS = (1 << 24) - 1
 
 
 # -- sampling ---------------------------------------------------------------------------------------------
-
-
-def _played(action: int) -> tuple[int, ...]:
-    """Cards an action shows its seat holds: the card played, both cards of a marriage, four aces."""
-    if action < G.MARRY:
-        return (action,) if action >= 0 else ()
-    if action < G.ACES:
-        suit = (action - G.MARRY) // 2
-        return (suit * 6 + 3, suit * 6 + 4)
-    if action < G.PASS:
-        return tuple(s * 6 + 5 for s in range(4))
-    if G.GIVE <= action < G.BOMB:
-        return ((action - G.GIVE) // 2,)
-    return ()
 
 
 class _World:
@@ -181,10 +76,10 @@ class _World:
         self.declarer = decl
         # when the talon joined the declarer's hand: the last bidding action
         self.talon_time: int = next(
-            (t for t, (_, a) in enumerate(known.actions) if a >= G.GIVE or a < 0 or a == G.BOMB), 10**9
+            (t for t, (_, a) in enumerate(known.actions) if a >= GIVE or a < 0 or a == BOMB), 10**9
         )
         self.talon_known = known.talon >= 0
-        nxt = G._NEXT[n, known.dealer]
+        nxt = NEXT[n, known.dealer]
         # hidden gifts (one for an opponent of the declarer, both for a sitting dealer): k -> (time, seat)
         self.gifts = {
             -1 - a: (t, nxt[decl] if a == HIDDEN_GIFT else nxt[nxt[decl]])
@@ -196,7 +91,7 @@ class _World:
         self.revealed: dict[int, tuple[int, int]] = {}
         self.forced: dict[int, int] = {}  # hidden gift k -> its card, when the seat saw where it came from
         for t, (q, a) in enumerate(known.actions):
-            for c in _played(a):
+            for c in shown_cards(a):
                 if q == me or c in self.revealed:
                     continue
                 if used >> c & 1:
@@ -219,12 +114,12 @@ class _World:
 
 def _declarer(known: ThousandKnowledge) -> int:
     """The declarer once the bidding is over (rule G5): the last seat to bid, else the first hand."""
-    first = G._NEXT[known.players, known.dealer][known.dealer]
+    first = NEXT[known.players, known.dealer][known.dealer]
     decl = first
     for q, a in known.actions:
-        if G.BID <= a < G.GIVE:
+        if BID <= a < GIVE:
             decl = q
-        if a >= G.GIVE or a < 0 or a == G.BOMB:
+        if a >= GIVE or a < 0 or a == BOMB:
             return q
     return decl
 
@@ -266,7 +161,7 @@ def _candidate(w: _World, rng: random.Random) -> dict[str, list[int]] | None:
         pool = [c for p in (f"hand {w.declarer}", "talon") if p in places for c in places[p]]
         if w.talon_known:
             pool += [c for c in range(24) if w.known.talon >> c & 1]
-        played_by_declarer = {c for q, a in w.known.actions if q == w.declarer for c in _played(a)}
+        played_by_declarer = {c for q, a in w.known.actions if q == w.declarer for c in shown_cards(a)}
         pool = [c for c in pool if c not in played_by_declarer and c not in gift.values()]
         if not pool:
             return None
@@ -295,7 +190,7 @@ def _build(w: _World, places: dict[str, list[int]]) -> tuple[ThousandState, list
         return None  # rule G4 would have dealt these cards again
     state._book = known.book.copy()
     gift = places["gift"]
-    actions = [a if a >= 0 else G.GIVE + 2 * gift[-1 - a] + (-1 - a) for _, a in known.actions]
+    actions = [a if a >= 0 else GIVE + 2 * gift[-1 - a] + (-1 - a) for _, a in known.actions]
     return state, actions
 
 
@@ -322,7 +217,7 @@ def _swap(
         source = f"hand {q}"
         if source not in movable:
             sources = [p for p in movable if movable[p]]
-        elif G.BID <= a < G.GIVE and state._phase == G.BIDDING:
+        elif BID <= a < GIVE and state._phase == BIDDING:
             # rule G6: a bid above the cap shows a marriage: bring a king and queen into that hand
             suit = rng.randrange(4)
             for c in (suit * 6 + 3, suit * 6 + 4):
@@ -339,7 +234,7 @@ def _swap(
             return
         else:
             hand = state._hands[q]
-            legal_cards = {c for b in state.legal_actions() for c in _played(b) if hand >> c & 1}
+            legal_cards = {c for b in state.legal_actions() for c in shown_cards(b) if hand >> c & 1}
             offending = [c for c in movable[source] if c in legal_cards] or movable[source]
             if offending:
                 c = offending[rng.randrange(len(offending))]
@@ -378,7 +273,7 @@ def sample_deal(known: ThousandKnowledge, rng: random.Random) -> tuple[ThousandS
                 assert fresh is not None
                 return fresh
             _swap(w, places, state, t, rng)
-    raise KolodaError(f"no Thousand deal is consistent with what seat {known.seat} has seen")
+    raise RecordError(f"no Thousand deal is consistent with what seat {known.seat} has seen")
 
 
 def sample_world(known: ThousandKnowledge, rng: random.Random) -> ThousandState:
@@ -387,3 +282,157 @@ def sample_world(known: ThousandKnowledge, rng: random.Random) -> ThousandState:
     for a in actions:
         state.apply(a)
     return state
+
+
+# -- worlds from observations (search bots) ----------------------------------------------------------------
+
+
+class WorldSampler:
+    """Draws full deal states consistent with a seat's view: the hidden cards are dealt at random among the
+    other hands respecting known voids, the gifts and the talon, and the public bidding and play are
+    replayed through the engine, which rejects any world where a recorded move would have been illegal
+    (so every world also respects the bid cap, following suit and the duty to beat)."""
+
+    def __init__(self, options: ThousandOptions, memory: TrickMemory, attempts: int = 100) -> None:
+        self._options = options
+        self._memory = memory
+        self._attempts = attempts
+
+    def __call__(self, view: ThousandObservation, rng: random.Random) -> ThousandState | None:
+        know = knowledge(view, self._memory)
+        if not know.complete or view.phase != "playing" or view.declarer is None or view.contract is None:
+            return None
+        for _ in range(self._attempts):
+            world = self._try(view, know, rng)
+            if world is not None:
+                return world
+        return None
+
+    def _try(self, view: ThousandObservation, know: Knowledge, rng: random.Random) -> ThousandState | None:
+        n, me, decl = view.players, view.seat, view.declarer
+        assert decl is not None and me is not None
+        active = [p for p in range(n) if n == 3 or p != view.dealer]
+        others = [p for p in active if p != me]
+        hands = [0] * n
+        hands[me] = know.hand
+        sizes = view.hand_sizes
+        gave_to = dict((r, c) for r, c in know.gifts)
+        placed = 0
+        for r, c in know.gifts:  # gifts this seat gave, not yet played, are in the recipients' hands
+            if r != me and not know.gone >> c & 1:
+                hands[r] |= 1 << c
+                placed |= 1 << c
+        for m in view.marriages:  # a declared marriage's other card is still in its owner's hand
+            cards = (
+                [s * 6 + FACE_ACE for s in range(4)]
+                if m.suit is None
+                else [m.suit * 6 + FACE_QUEEN, m.suit * 6 + FACE_KING]
+            )
+            for c in cards:
+                if m.seat != me and not (know.gone | know.hand | placed) >> c & 1:
+                    hands[m.seat] |= 1 << c
+                    placed |= 1 << c
+        talon = know.talon
+        talon_gifts: dict[int, int] = {}  # the other opponent's unseen gift, when it came from the talon
+        if talon is not None and decl != me:
+            # Rule G7: the declarer gave one of his other nine cards to the other opponent, a talon card
+            # with prior chance (talon cards left) / 9; drawn so, and worlds the play rules out rejected
+            # (a talon card played by someone else, or one the other opponent is void in or has no room
+            # for). Without a talon gift, a talon card he played rules the world out too.
+            left = talon & ~(1 << gave_to[me] if me in gave_to else 0)
+            for r in active:
+                if r in (me, decl) or r in gave_to:
+                    continue
+                shown = know.played[r] | hands[r]  # what he played, and a declared marriage's other card
+                if rng.randrange(9) < left.bit_count():
+                    c = mask_ids(left)[rng.randrange(left.bit_count())]
+                    if not shown >> c & 1:
+                        if (know.gone | placed) >> c & 1 or know.void[r] >> (c // 6) & 1:
+                            return None
+                        if hands[r].bit_count() >= sizes[r]:
+                            return None
+                        hands[r] |= 1 << c
+                        placed |= 1 << c
+                    talon_gifts[r] = c
+                elif talon & shown:
+                    return None
+            # the declarer keeps the talon's other unplayed cards
+            keep = talon & ~know.gone & ~know.hand & ~placed
+            if keep.bit_count() > sizes[decl]:
+                return None
+            hands[decl] |= keep
+            placed |= keep
+        pool = mask_ids(ALL_CARDS & ~know.gone & ~know.hand & ~placed)
+        rng.shuffle(pool)
+        for card in pool:
+            options = [
+                p for p in others if hands[p].bit_count() < sizes[p] and not know.void[p] >> (card // 6) & 1
+            ]
+            if not options:
+                return None
+            p = options[rng.randrange(len(options))] if len(options) > 1 else options[0]
+            hands[p] |= 1 << card
+        # the deal as it was dealt: each hand's cards now and played, before the talon and the gifts
+        initial = [hands[p] | know.played[p] for p in range(n)]
+        opponents = [p for p in active if p != decl]
+        gifts: dict[int, int] = {}
+        for r in opponents:
+            if r in gave_to:
+                gifts[r] = gave_to[r]
+            elif r in talon_gifts:
+                gifts[r] = talon_gifts[r]
+            else:  # a gift this seat did not see: any card the recipient held
+                held = mask_ids(initial[r])
+                gifts[r] = held[rng.randrange(len(held))]
+        for r, c in gifts.items():
+            initial[r] &= ~(1 << c)
+            initial[decl] |= 1 << c
+        if talon is None:
+            held = mask_ids(initial[decl])
+            rng.shuffle(held)
+            talon = sum(1 << c for c in held[:3])
+        if initial[decl] & talon != talon:
+            return None
+        initial[decl] &= ~talon
+        deal = {"dealer": view.dealer, "hands": initial, "talon": talon, "seed": 0}
+        state = ThousandState(self._options, n, "deal", None, deal)
+        if any(cards_mask(state.hand(p)) != initial[p] for p in active):
+            return None  # the world would have been dealt again (rule G4)
+        try:
+            for seat, text in view.bids[1:]:
+                if state.current_player != seat:
+                    return None
+                state.apply(parse_action(text))
+            first = state.current_player
+            seen_order = [r for r, _ in know.gifts]  # the declarer saw both, in the order given
+            for r in sorted(gifts, key=lambda p: seen_order.index(p) if p in seen_order else 2):
+                k = 0 if r == _next_active(active, decl) else 1
+                state.apply(GIVE + 2 * gifts[r] + k)
+            if first != decl:
+                return None
+            assert view.contract is not None
+            state.apply(bid_action(view.contract))
+            for t_index, (_leader, trick_cards) in enumerate(know.tricks):
+                for i, (seat, card) in enumerate(trick_cards):
+                    if state.current_player != seat:
+                        return None
+                    action = card
+                    if i == 0 and t_index in know.marriage_leads:
+                        face = card % 6
+                        action = (
+                            ACES + card // 6
+                            if face == FACE_ACE
+                            else MARRY + 2 * (card // 6) + face - FACE_QUEEN
+                        )
+                    state.apply(action)
+        except IllegalActionError:
+            return None
+        if state.current_player != me or tuple(state.legal_actions()) != tuple(view.legal_actions):
+            return None
+        if any(len(state.hand(p)) != view.hand_sizes[p] for p in active):
+            return None  # more known cards placed in a hand than it holds
+        return state
+
+
+def _next_active(active: list[int], seat: int) -> int:
+    return active[(active.index(seat) + 1) % len(active)]

@@ -21,9 +21,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from koloda import registry
+from koloda.bots.base import LEVELS
+from koloda.i18n import LANGS
 from koloda.web import banki, sheets
-from koloda.web.bots import LEVELS
-from koloda.web.games import GAMES
 from koloda.web.hub import Client, Hub, Room, WebError
 from koloda.web.store import Store
 
@@ -77,14 +78,15 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
     async def games(request: Request) -> Response:
         return JSONResponse(
             {
-                name: {
-                    "title": {"ru": game.title_ru, "en": game.title_en},
-                    "players": [game.min_players, game.max_players],
+                game.name: {
+                    "title": {lang: game.titles[lang] for lang in LANGS},
+                    "players": [min(game.player_counts), max(game.player_counts)],
+                    "counts": list(game.player_counts),
                     "presets": game.options_class.preset_names(),
                     "options": [list(row) for row in game.options_class.describe()],
                     "defaults": game.options_class().to_dict(),
                 }
-                for name, game in GAMES.items()
+                for game in registry.games()
             }
             | {"levels": list(LEVELS)}
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from koloda.errors import KolodaError
+from koloda.errors import RequestError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,9 +34,9 @@ def serve(args: argparse.Namespace) -> int:
     from koloda.web.store import SqlStore, default_url
 
     if not 0 <= args.port <= 65535:
-        raise KolodaError(f"bad port {args.port}: expected 0-65535")
+        raise RequestError(f"bad port {args.port}: expected 0-65535", field="port")
     if args.bot_delay < 0:
-        raise KolodaError(f"bad --bot-delay {args.bot_delay}: expected 0 or more seconds")
+        raise RequestError(f"bad --bot-delay {args.bot_delay}: expected 0 or more seconds", field="bot_delay")
     url = args.db or default_url()
     app = create_app(SqlStore(url), bot_delay=args.bot_delay)
     host = f"[{args.host}]" if ":" in args.host else args.host

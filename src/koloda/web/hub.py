@@ -18,13 +18,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from koloda.bots import RandomBot
+from koloda import registry
+from koloda.bots.base import LEVELS, Fault, RandomBot
 from koloda.errors import IllegalActionError, KolodaError, OptionsError
-from koloda.game import GameRecord, GameState
-from koloda.web.bots import LEVELS, bot_for
-from koloda.web.games import WebGame, get_game, public_view, seat_view
-from koloda.web.scores import bank_chart, scored, thousand_table
+from koloda.game import GameRecord, GameSpec, GameState
 from koloda.web.store import SeatRecord, Store, TableRecord
+from koloda.web.views import public_view, seat_view
 
 LOG = logging.getLogger("koloda.web")
 TOKEN_BYTES = 24  # 192 random bits per seat link
@@ -63,10 +62,11 @@ class Room:
     """One table in play."""
 
     record: TableRecord
-    game: WebGame
+    game: GameSpec
     state: GameState
     actions: list[str]
     clients: set[Client] = field(default_factory=set)
+    faults: list[Fault] = field(default_factory=list)  # moves its bots failed to make (a fallback played)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
 
@@ -115,19 +115,19 @@ class Room:
         }
 
     def scores(self, view: dict[str, Any]) -> dict[str, Any]:
-        """The score table and chart: Thousand's from its score book, Bank's from the deal results."""
-        if self.game.name == "thousand":
-            return thousand_table(scored(self.names, getattr(self.state, "book")))  # noqa: B009
-        target = int(self.record.options.get("target", 248))
-        return {"results": view.get("results", []), "chart": bank_chart(self.names, view["results"], target)}
+        """The game's score table and chart beside the table (public facts only)."""
+        return self.game.scores(self.state, self.names)
 
 
 class Hub:
     """All live rooms over one store; bots think in a thread pool so no table waits for another."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, bot_threads: int = 2) -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.6, bot_threads: int = 2, bot_seconds: float = 10.0
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.bot_seconds = bot_seconds  # a bot taking longer for a move is replaced by its fallback
         self.rooms: dict[int, Room] = {}
         self._executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="koloda-bot")
         self._loading = asyncio.Lock()
@@ -150,12 +150,11 @@ class Hub:
             raise WebError(
                 "bad_request", f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}"
             )
-        game = _checked(get_game, request.get("game"))
+        game = _checked(registry.get, request.get("game"))
         players = request.get("players")
-        if type(players) is not int or not game.min_players <= players <= game.max_players:
+        if type(players) is not int or players not in game.player_counts:
             raise WebError(
-                "bad_request",
-                f"players must be {game.min_players}-{game.max_players} for {game.name}, not {players!r}",
+                "bad_request", f"players must be {game.counts_text} for {game.name}, not {players!r}"
             )
         preset = request.get("preset", "default")
         options_map = request.get("options", {})
@@ -207,7 +206,7 @@ class Hub:
         return room
 
     def _open(self, record: TableRecord) -> Room:
-        game = get_game(record.game)
+        game = registry.get(record.game)
         game_record = GameRecord(
             game=record.game,
             players=record.players,
@@ -339,23 +338,27 @@ class Hub:
         assert level is not None
         observation = room.game.observe(room.state, seat)
         legal = room.state.legal_actions()
+        table = room.record.id
+
+        def fault(what: Fault) -> None:  # recorded with the table, said in the log; the next bot moves
+            room.faults.append(what)
+            LOG.warning("table %d, seat %d: %s; a fallback bot plays the move", table, seat + 1, what)
+
         # Same table, seat and move: same bot, so a restarted server makes the same choices.
-        bot = bot_for(
-            room.game.name,
-            level,
-            seed=(room.record.seed * 1_000_003 + version * 31 + seat) % 2**32,
-            options=room.game.options_class.from_mapping(room.record.options),
-        )
+        seed = (room.record.seed * 1_000_003 + version * 31 + seat) % 2**32
+        options = room.game.options_class.from_mapping(room.record.options)
+        bot = room.game.guarded_bot(level, seed, options, seconds=self.bot_seconds, on_fault=fault)
         loop = asyncio.get_running_loop()
         try:
-            action = await loop.run_in_executor(self._executor, bot.choose, observation, legal)
-        except Exception:  # a broken bot must not stall the table: say so, and let a random bot move
-            LOG.exception("the %s bot failed at table %d; a random bot moves", level, room.record.id)
-            action = RandomBot(version).choose(observation, legal)
+            move = loop.run_in_executor(self._executor, bot.choose, observation, legal)
+            action = await asyncio.wait_for(move, timeout=2 * self.bot_seconds)
+        except TimeoutError:  # stuck for good: the thread is left to finish, its move is not waited for
+            fault(Fault(level, "overran", f"no move after {2 * self.bot_seconds:g} s"))
+            action = RandomBot(seed).choose(observation, legal)
         room.bot_task = None
         try:
-            await self.act(room, seat, version, int(action))
-        except WebError:
+            await self.act(room, seat, version, action)
+        except WebError:  # the table moved on meanwhile (a legal move is never refused otherwise)
             self._schedule_bot(room)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from koloda.errors import KolodaError
-from koloda.term import Lang
+from koloda.i18n import Lang
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import (
     Player,
@@ -21,9 +21,8 @@ from koloda.thousand.scorefile import (
     dump_score_file,
 )
 from koloda.thousand.scoring import ScoreBook, ScoringError
-from koloda.thousand.table import csv_table, markdown_table, winner_line
+from koloda.thousand.table import csv_table, markdown_table, page_table, winner_line
 from koloda.web.hub import WebError
-from koloda.web.scores import thousand_table
 from koloda.web.store import Store
 
 FORMATS = {"md": "text/markdown", "csv": "text/csv", "jsonl": "application/jsonl"}
@@ -94,7 +93,7 @@ def sheet_json(sheet_id: int, game: ScoredGame) -> dict[str, Any]:
         "deals": len(game.book.deals),
         "bomb_allowed": [game.book.bomb_allowed(seat) for seat in range(game.book.players)],
         "over": game.book.winner is not None,
-        **thousand_table(game),
+        **page_table(game),
     }
 
 

@@ -22,8 +22,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from koloda.bots import make_bot, parse_spec
-from koloda.errors import OptionsError
+from koloda import registry
+from koloda.bots.base import parse_spec
+from koloda.errors import NotFoundError, OptionsError, RequestError
+from koloda.game import GameSpec
+from koloda.options import Options
 
 Z95 = 1.959963984540054
 
@@ -32,7 +35,7 @@ def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     """The mean and its 95% confidence interval (normal approximation); one value gives a zero width."""
     n = len(values)
     if n == 0:
-        raise ValueError("no values")
+        raise RequestError("no values to average", field="values")
     mean = sum(values) / n
     if n == 1:
         return mean, (mean, mean)
@@ -74,33 +77,28 @@ def bot_seed(seed: int, deal: int, rotation: int, seat: int) -> int:
     return (((seed * 7919 + deal) * 31 + rotation) * 8 + seat) % (2**62)
 
 
-def _engine(game: str, options: dict[str, Any]) -> tuple[Any, Any, Any]:
-    if game == "bank":
-        from koloda.bank import BankOptions, new_game, observe
-
-        return BankOptions.from_mapping(options), new_game, observe
-    from koloda.thousand.game import new_game as t_new_game
-    from koloda.thousand.game import observe as t_observe
-    from koloda.thousand.options import ThousandOptions
-
-    return ThousandOptions.from_mapping(options), t_new_game, t_observe
+def _engine(game: str, options: dict[str, Any]) -> tuple[GameSpec, Options]:
+    spec = registry.get(game)
+    return spec, spec.options_class.from_mapping(options)
 
 
 def play_deal(job: Job, deal: int) -> list[list[float]]:
     """Play one duplicate deal: for each rotation, the points of each seat."""
-    opts, new_game, observe = _engine(job.game, job.options)
+    spec, opts = _engine(job.game, job.options)
     out = []
     for rotation in range(job.players):
         seats = lineup(job.players, len(job.specs), rotation)
         bots = [
-            make_bot(job.game, job.specs[entry], bot_seed(job.seed, deal, rotation, seat), opts)
+            spec.bot(job.specs[entry], bot_seed(job.seed, deal, rotation, seat), opts)
             for seat, entry in enumerate(seats)
         ]
-        state = new_game(opts, players=job.players, seed=deal_seed(job.seed, deal), scope="deal")
-        while not state.is_over():
+        state = spec.new_game(opts, players=job.players, seed=deal_seed(job.seed, deal), scope="deal")
+        while True:
             seat = state.current_player
+            if seat is None:
+                break
             legal = state.legal_actions()
-            state.apply(bots[seat].choose(observe(state, seat), legal))
+            state.apply(bots[seat].choose(spec.observe(state, seat), legal))
         out.append([float(x) for x in state.returns()])
     return out
 
@@ -130,7 +128,7 @@ def _run_ray(jobs: list[Job], workers: int) -> Iterator[list[list[list[float]]]]
     try:
         import ray
     except ImportError:
-        raise OptionsError("--backend ray needs the 'ray' extra: pip install 'koloda[ray]'") from None
+        raise RequestError("--backend ray needs the 'ray' extra: pip install 'koloda[ray]'") from None
     started = not ray.is_initialized()
     if started:
         ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False)
@@ -234,23 +232,23 @@ def run_tournament(
     chunk: int | None = None,
 ) -> TournamentResult:
     """Play ``deals`` duplicate deals; the results depend only on the arguments, never on ``workers``."""
-    if game not in ("bank", "thousand"):
-        raise OptionsError(f"unknown game {game!r}: expected bank or thousand")
+    try:
+        game_spec = registry.get(game)
+    except NotFoundError as exc:  # the tournament's arguments are its options: one kind of error for all
+        raise OptionsError(str(exc), field="game") from None
     if not specs:
-        raise OptionsError("give at least one bot spec")
+        raise OptionsError("give at least one bot spec", field="bots")
     for spec in specs:
-        parse_spec(spec, game)
-    if deals < 1:
-        raise OptionsError(f"--deals must be at least 1, not {deals}")
+        parse_spec(spec, game_spec.levels)
+    if type(deals) is not int or deals < 1:
+        raise OptionsError(f"--deals must be at least 1, not {deals!r}", field="deals")
     if type(seed) is not int or seed < 0:
-        raise OptionsError(f"--seed must be a non-negative integer, not {seed!r}")
-    if workers < 1:
-        raise OptionsError(f"--workers must be at least 1, not {workers}")
+        raise OptionsError(f"--seed must be a non-negative integer, not {seed!r}", field="seed")
+    if type(workers) is not int or workers < 1:
+        raise OptionsError(f"--workers must be at least 1, not {workers!r}", field="workers")
     if backend not in ("processes", "ray"):
-        raise OptionsError(f"unknown backend {backend!r}: expected processes or ray")
-    allowed = (2, 3, 4) if game == "bank" else (3, 4)
-    if players not in allowed:
-        raise OptionsError(f"{game} is played by {', '.join(map(str, allowed))} players, not {players}")
+        raise OptionsError(f"unknown backend {backend!r}: expected processes or ray", field="backend")
+    game_spec.check_players(players)
     opts = options or {}
     _engine(game, opts)  # validate the options before any worker starts
     size = chunk or max(1, min(25, -(-deals // (workers * 4))))
@@ -277,10 +275,9 @@ def register(subparsers: Any) -> None:
         help="duplicate deals between bots, with 95%% confidence intervals",
         description="Duplicate deals between bots (each deal replayed with the seats rotated).",
     )
-    p.add_argument("--game", required=True, choices=("bank", "thousand"))
-    p.add_argument(
-        "--players", type=int, default=None, help="seats (bank 2-4, default 2; thousand 3-4, default 3)"
-    )
+    names = [spec.name for spec in registry.games()]
+    p.add_argument("--game", required=True, choices=names, help=", ".join(names))
+    p.add_argument("--players", type=int, default=None, help="seats (default: the fewest the game allows)")
     p.add_argument(
         "--bots", required=True, help="comma-separated specs: random, heuristic, search:iters=200, hard"
     )
@@ -296,15 +293,9 @@ def register(subparsers: Any) -> None:
 
 def _main(args: argparse.Namespace) -> int:
     specs = [s.strip() for s in args.bots.split(",") if s.strip()]
-    players = args.players if args.players is not None else (2 if args.game == "bank" else 3)
-    from koloda.bank import BankOptions
-    from koloda.thousand.options import ThousandOptions
-
-    opts_class: type[BankOptions] | type[ThousandOptions] = (
-        BankOptions if args.game == "bank" else ThousandOptions
-    )
-    base = opts_class.preset(args.preset) if args.preset else opts_class()
-    options = base.with_assignments(args.option).to_dict()
+    spec = registry.get(args.game)
+    players = args.players if args.players is not None else spec.player_counts[0]
+    options = spec.options(args.preset, args.option).to_dict()
     show = sys.stderr.isatty()
 
     def bar(done: int, total: int) -> None:

@@ -1,4 +1,4 @@
-"""Types of the C extension ``koloda.rl._speedups`` (src/koloda/rl/_speedups.c)."""
+"""Types of the C extension ``koloda._speedups`` (src/koloda/_speedups.c)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -8,7 +8,7 @@ import numpy.typing as npt
 
 BANK_OBS_SIZE: int
 
-def bank_encode(state: Any, seat: int, /) -> npt.NDArray[np.float32]: ...
+def bank_encode(state: Any, seat: int, hand: int, /) -> npt.NDArray[np.float32]: ...
 def float_vector(
     flag_bytes: bytes, n_bits: int, scalars: Sequence[float], n_scalars: int, size: int, /
 ) -> npt.NDArray[np.float32]: ...

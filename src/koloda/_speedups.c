@@ -1,9 +1,11 @@
-/* The hot paths of koloda's research interfaces, in C (koloda.rl._speedups).
+/* The hot paths of koloda's observation tensors and action masks, in C (koloda._speedups).
  *
  * Every function has a reference implementation in Python that it must equal entry for entry:
- * bank_encode is BankAdapter.encode_python (koloda/rl/bank_encoding.py), float_vector is
- * VectorBuilder.build_python and action_mask is mask_python (koloda/rl/core.py).
- * tests/rl/test_rl_speedups.py compares them at every step of many games. The Python code reads
+ * bank_encode is BankEncoder.encode_python (koloda/bank/tensor.py), float_vector is
+ * VectorBuilder.build_python and action_mask is mask_python (koloda/tensor.py).
+ * tests/rl/test_rl_speedups.py compares them at every step of many games. bank_encode is the compiled
+ * twin of the engine's own view of a seat: it reads the Bank state's fields (koloda/bank/rules.py) and
+ * takes the seat's hand from the one visibility rule, koloda.bank.observe.visible_hand. The Python code reads
  * the C module when it is built and falls back to the reference otherwise (docs/performance.md,
  * "RL interfaces", says why: in Python the observation cost three engine steps).
  *
@@ -64,14 +66,14 @@ static int item_bits(PyObject *fast, Py_ssize_t i, unsigned long long *out) {
 
 /* -- the Bank observation tensor ------------------------------------------------------------------ */
 
-/* Offsets of the blocks: the same as koloda/rl/bank_encoding.py (the tests check every entry). */
+/* Offsets of the blocks: the same as koloda/bank/tensor.py (the tests check every entry). */
 enum {
     HAND = 0, BANK = 36, TO_COVER = 72, TOP_OWNER = 108, TO_MOVE = 112, PHASE = 116, OPENING = 121,
     SEVEN_ON_TOP = 122, FOUR_KINGS = 123, FREE_LEAD = 124, CAPTURED = 125, OUT = 269, ACTIVE = 273,
     TRUMP = 277, SENIOR = 293, HAND_COUNTS = 309, STOCK_SIZE = 313, CAPTURED_POINTS = 314, TOTALS = 318,
     BANK_OBS_SIZE = 322
 };
-enum { NORMAL = 0, OVER = 3, CHOOSE = 4 };  /* phases of koloda/bank/state.py */
+enum { NORMAL = 0, OVER = 3, CHOOSE = 4 };  /* phases of koloda/bank/rules.py */
 enum { SEVEN = 1 };                          /* the 7's face index (koloda/bank/tables.py) */
 enum { TRUMPS_OWN, TRUMPS_SENIOR_JUNIOR, TRUMPS_LISTED };
 
@@ -82,9 +84,9 @@ enum {
     A_ACTIVE, A_TOTALS, A_COUNT
 };
 static const char *attr_names[A_COUNT] = {
-    "phase", "n", "opts", "trumps", "target", "hands", "bank", "stock", "target", "opening",
-    "top_owner", "four_kings", "cur", "trump_suits", "_chosen", "captured", "captured_pts", "out",
-    "active", "totals",
+    "_phase", "_n", "_opts", "trumps", "target", "_hands", "_bank", "_stock", "_target", "_opening",
+    "_top_owner", "_four_kings", "_cur", "_trump_suits", "_chosen", "_captured", "_captured_pts", "_out",
+    "_active", "_totals",
 };
 static PyObject *attr[A_COUNT];
 
@@ -126,7 +128,7 @@ static int trumps_mode(PyObject *opts, long *scale) {
     return mode;
 }
 
-static int bank_fill(float *v, PyObject *state, long seat, PyObject **seq) {
+static int bank_fill(float *v, PyObject *state, long seat, unsigned long long hand, PyObject **seq) {
     long phase, n, scale, target, opening, top_owner, four_kings, cur, x;
     unsigned long long bits;
     if (attr_long(state, attr[A_PHASE], &phase) < 0 || attr_long(state, attr[A_N], &n) < 0) return -1;
@@ -193,8 +195,7 @@ static int bank_fill(float *v, PyObject *state, long seat, PyObject **seq) {
         if (item_bits(seq[S_HANDS], q, &bits) < 0) return -1;
         v[HAND_COUNTS + r] = (float)((double)popcount(bits) / 36.0);
     }
-    if (item_bits(seq[S_HANDS], seat, &bits) < 0) return -1;
-    set_bits(v, HAND, bits & ((1ULL << 36) - 1));
+    set_bits(v, HAND, hand & ((1ULL << 36) - 1));
     v[PHASE + phase] = 1.0f;
     PyObject *bank = seq[S_BANK];
     Py_ssize_t n_bank = PySequence_Fast_GET_SIZE(bank);
@@ -233,22 +234,25 @@ bad_card:
 }
 
 PyDoc_STRVAR(bank_encode_doc,
-"bank_encode(state, seat) -> numpy.ndarray\n\n"
-"The Bank observation tensor of seat (docs/rl.md) as native float32 bytes.");
+"bank_encode(state, seat, hand) -> numpy.ndarray\n\n"
+"The Bank observation tensor of seat (docs/rl.md) as native float32 bytes; hand is the seat's visible\n"
+"hand (koloda.bank.observe.visible_hand).");
 
 static PyObject *bank_encode(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "bank_encode(state, seat) takes two arguments");
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "bank_encode(state, seat, hand) takes three arguments");
         return NULL;
     }
     long seat = PyLong_AsLong(args[1]);
     if (seat == -1 && PyErr_Occurred()) return NULL;
+    unsigned long long hand = PyLong_AsUnsignedLongLong(args[2]);
+    if (hand == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
     npy_intp dims[1] = {BANK_OBS_SIZE};
     PyObject *out = PyArray_ZEROS(1, dims, NPY_FLOAT32, 0);
     if (out == NULL) return NULL;
     float *v = (float *)PyArray_DATA((PyArrayObject *)out);
     PyObject *seq[S_COUNT] = {NULL};
-    int failed = bank_fill(v, args[0], seat, seq);
+    int failed = bank_fill(v, args[0], seat, hand, seq);
     for (int s = 0; s < S_COUNT; s++) Py_XDECREF(seq[s]);
     if (failed) {
         Py_DECREF(out);
@@ -380,7 +384,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "koloda.rl._speedups",
+    PyModuleDef_HEAD_INIT, "koloda._speedups",
     "The hot paths of koloda's research interfaces in C; see the comment at the top of _speedups.c.", -1,
     methods,
 };

@@ -1,0 +1,97 @@
+"""Bank's action space and its notation (docs/rules/bank.md, "Action space").
+
+Actions are ints: 0-35 one card, then four of a kind by its top card, runs, ``draw``, ``pass`` and the
+four trump choices of rule 3.2 (the ids are in :mod:`koloda.bank.tables`). The canonical text of an
+action parses back to the same id.
+
+>>> action_text(parse_action("в♠ 9♠ 8♠ 7♠"))
+'JS+9S+8S+7S'
+"""
+
+from __future__ import annotations
+
+from koloda.bank import tables as T
+from koloda.cards import DECK_36, Suit, parse_cards
+from koloda.errors import NotationError
+
+_DRAW_WORDS = {"draw", "взять", "беру", "брать"}
+_TRUMP_WORDS = {"trump", "козырь"}
+_PASS_WORDS = {"pass", "пас", "stop", "хватит"}
+
+
+def cards_of_action(action: int) -> tuple[int, ...]:
+    """The cards an action lays, in the order laid (the last on top); none for draw, pass, a trump choice.
+
+    >>> [str(DECK_36[c]) for c in cards_of_action(T.FOUR0 + 35)]
+    ['AS', 'AC', 'AD', 'AH']
+    """
+    if action < T.FOUR0:
+        return (action,)
+    if action < T.RUN0:
+        top = action - T.FOUR0
+        return (*T.cards_of(T.RANK_MASK[top % 9] & ~(1 << top)), top)
+    if action < T.DRAW:
+        return T.RUN_CARDS[action - T.RUN0]
+    return ()
+
+
+def action_text(action: int) -> str:
+    """The canonical text of an action id.
+
+    >>> action_text(0), action_text(T.FOUR0 + 35), action_text(T.DRAW), action_text(T.PASS)
+    ('6S', 'AS+AC+AD+AH', 'draw', 'pass')
+    >>> action_text(T.run_id(0, (3, 3, 3, 3), True))
+    '9H+8H+7H+6H'
+    """
+    if type(action) is not int or not 0 <= action < T.NUM_ACTIONS:
+        raise NotationError(f"bad Bank action {action!r}: expected an id 0-{T.NUM_ACTIONS - 1}")
+    if action < T.DRAW:
+        return "+".join(str(DECK_36[c]) for c in cards_of_action(action))
+    if action >= T.CHOOSE0:
+        return f"trump {Suit(action - T.CHOOSE0).letter}"
+    return "draw" if action == T.DRAW else "pass"
+
+
+def parse_action(text: str) -> int:
+    """Read an action: a card (``7H``, ``7♥``, ``7Ч``), four of a kind or a run as cards joined by ``+``
+    or spaces in the order laid (the last on top), ``draw``/``взять``, ``pass``/``пас``, ``trump S``.
+
+    >>> parse_action("7♥") == parse_action("7Ч") == parse_action("7H")
+    True
+    >>> parse_action("ПАС") == T.PASS
+    True
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"bad Bank action {text!r}: expected text")
+    word = text.strip().lower()
+    if word in _DRAW_WORDS:
+        return T.DRAW
+    if word in _PASS_WORDS:
+        return T.PASS
+    head, _, rest = word.partition(" ")
+    if head in _TRUMP_WORDS:
+        try:
+            return T.CHOOSE0 + Suit.parse(rest)
+        except NotationError as exc:
+            raise NotationError(f"bad Bank action {text!r}: {exc}") from None
+    try:
+        cards = [c.index for c in parse_cards(word.replace("+", " "))]
+    except NotationError as exc:
+        raise NotationError(f"bad Bank action {text!r}: {exc}") from None
+    if len(cards) == 1:
+        return cards[0]
+    if len(cards) == 4 and len(set(cards)) == 4:
+        faces = {c % 9 for c in cards}
+        if len(faces) == 1:
+            return T.FOUR0 + cards[3]
+        ords = [T.FACE_ORD[c % 9] for c in cards]
+        high = ords[0] > ords[1]
+        if high:
+            cards, ords = cards[::-1], ords[::-1]
+        if ords == list(range(ords[0], ords[0] + 4)):
+            s = [c // 9 for c in cards]
+            return T.run_id(ords[0], (s[0], s[1], s[2], s[3]), high)
+    raise NotationError(
+        f"bad Bank action {text!r}: expected one card, four of a kind, a run of four in the order laid "
+        "(6 7 8 9 J Q K 10 A), 'draw' or 'pass'"
+    )

@@ -1,0 +1,510 @@
+"""Bank's rules of play: the legal actions of a position and the effect of an action (rules 3-6, 8).
+
+:class:`BankRules` holds the state's private fields and the turn logic; :class:`koloda.bank.state.BankState`
+derives from it with construction, the read-only properties, copies and records. Comments give the rule
+numbers of docs/rules/bank.md. Built for speed: cards are ints 0-35, hands are bitmasks, cover tables are
+precomputed per trump class assignment, and the legal actions of a position are computed once and reused
+by :meth:`BankRules.apply` for validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from koloda.bank import deal as D
+from koloda.bank import scoring
+from koloda.bank import tables as T
+from koloda.bank.actions import action_text, cards_of_action
+from koloda.bank.options import BankOptions
+from koloda.bank.scoring import DealResult, Finish
+from koloda.cards import DECK_36, Suit
+from koloda.errors import IllegalActionError
+from koloda.game import Scope
+
+NORMAL, DRAWN, EXTRA, OVER, CHOOSE = 0, 1, 2, 3, 4
+PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")
+_KIND_SINGLE, _KIND_FOUR, _KIND_RUN = 0, 1, 2
+
+
+class BankRules:
+    """The fields of a Bank deal or match and its rules of play (see the module docstring)."""
+
+    __slots__ = (
+        "_active",
+        "_after_free",
+        "_bank",
+        "_captured",
+        "_captured_pts",
+        "_chosen",
+        "_cov",
+        "_cur",
+        "_deal",
+        "_deal_no",
+        "_deal_starts",
+        "_dealer",
+        "_fails",
+        "_finish",
+        "_four_kings",
+        "_hands",
+        "_hist",
+        "_kings_any",
+        "_kings_layer",
+        "_legal",
+        "_n",
+        "_n_in",
+        "_opening",
+        "_opts",
+        "_out",
+        "_phase",
+        "_places",
+        "_results",
+        "_scope",
+        "_seed",
+        "_seven_mode",
+        "_starter",
+        "_stock",
+        "_target",
+        "_top_owner",
+        "_totals",
+        "_trump_kings",
+        "_trump_suits",
+        "_winner",
+    )
+
+    _n: int
+    _opts: BankOptions
+    _scope: Scope
+    _seed: int
+    _deal: dict[str, Any] | None
+    _hands: list[int]
+    _stock: list[int]
+    _bank: list[int]
+    _captured: list[int]
+    _captured_pts: list[int]
+    _out: list[bool]
+    _places: list[int]
+    _finish: list[Finish | None]
+    _hist: list[int]  # action << 2 | seat, every action of the game
+    _deal_starts: list[int]  # where each deal starts in _hist
+    _results: list[DealResult]
+    _totals: list[int]
+    _trump_suits: tuple[int, ...]
+    _cov: list[tuple[int, ...]]
+    _trump_kings: list[int]
+    _legal: list[int] | None
+    _chosen: list[int]
+    _winner: int | None
+    _active: tuple[int, ...]
+    _dealer: int
+    _starter: int
+    _cur: int
+    _deal_no: int
+    _phase: int
+    _target: int  # the card the next move must cover; -1 for a free lead (rule 5.3)
+    _top_owner: int
+    _fails: int
+    _n_in: int
+    _opening: bool
+    _four_kings: bool
+    _kings_layer: int
+    _after_free: bool
+    _kings_any: bool
+    _seven_mode: int
+
+    # -- construction ----------------------------------------------------------------------------------
+
+    def _set_trumps(self, suits: Sequence[int]) -> None:
+        """Rule 3: the trump class of every suit as each seat sees it, and each seat's cover table."""
+        self._trump_suits = tuple(suits)
+        per_seat = D.seat_classes(self._opts.trumps, suits, self._n)
+        free = self._opts.two_trumps_cover == "free"
+        self._cov = [T.cover_table(c, free) for c in per_seat]
+        self._trump_kings = [sum(1 << (s * 9 + T.KING) for s in range(4) if c[s]) for c in per_seat]
+
+    def _begin_choice(self, dealer: int) -> None:
+        """Rule 3.2, trumps chosen in turn: before the first deal, from the dealer's left, each player
+        names a suit nobody has taken yet. Nothing is dealt until everyone has chosen."""
+        n = self._n
+        self._dealer, self._active, self._chosen = dealer, tuple(range(n)), [-1] * n
+        self._hands, self._stock, self._bank = [0] * n, [], []
+        self._captured, self._captured_pts = [0] * n, [0] * n
+        self._out, self._places, self._finish = [False] * n, [], [None] * n
+        self._trump_suits, self._cov, self._trump_kings = (), [], [0] * n
+        self._top_owner = self._target = self._kings_layer = -1
+        self._fails, self._n_in = 0, n
+        self._opening = self._four_kings = False
+        self._phase = CHOOSE
+        self._starter = self._cur = (dealer + 1) % n
+
+    def _choose(self, p: int, suit: int) -> None:
+        chosen = self._chosen
+        chosen[p] = suit
+        if -1 in chosen:
+            self._cur = (p + 1) % self._n
+            return
+        self._set_trumps(chosen)
+        self._start_deal(self._dealer, self._active, None)
+
+    def _start_deal(
+        self, dealer: int, active: tuple[int, ...], cards: tuple[list[int], int, list[int]] | None
+    ) -> None:
+        """Rule 2.3: shuffle (from the seed) and deal, or lay out the explicit cards; rule 4.1 moves first."""
+        n = self._n
+        self._deal_no += 1
+        self._dealer = dealer
+        self._active = active
+        if cards is None:
+            cards = D.shuffle(seed=self._seed, deal_no=self._deal_no, dealer=dealer, active=active, players=n)
+        self._hands, open_card, self._stock = cards
+        self._bank = [open_card]
+        self._top_owner = -1  # the open card belongs to nobody (rule 5.2)
+        self._target = open_card
+        self._opening = True
+        self._captured = [0] * n
+        self._captured_pts = [0] * n
+        self._out = [p not in active for p in range(n)]
+        self._n_in = len(active)
+        self._places = []
+        self._finish = [None] * n
+        self._fails = 0
+        self._four_kings = False
+        self._kings_layer = -1
+        self._phase = NORMAL
+        first = D.first_mover(self._hands, active, open_card)
+        self._starter = self._cur = self._next_in(dealer) if first is None else first
+        self._deal_starts.append(len(self._hist))
+        self._legal = None
+
+    # -- the protocol ----------------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self._phase == OVER else self._cur
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied so far."""
+        return len(self._hist)
+
+    def is_over(self) -> bool:
+        return self._phase == OVER
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the seat to act, ascending (rule 4; empty when over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def _generate(self) -> list[int]:
+        phase = self._phase
+        if phase >= OVER:
+            return [] if phase == OVER else [T.CHOOSE0 + s for s in range(4) if s not in self._chosen]
+        p = self._cur
+        h = self._hands[p]
+        t = self._target
+        if t < 0:
+            cov = T.FULL_DECK
+            m = h
+        else:
+            cov = self._cov[p][t]
+            if self._opening and self._opts.opening == "free":
+                cov |= T.SUIT_MASK[t // 9]  # rule 4.2: any card of the open card's suit
+            m = h & (cov | T.EIGHTS)  # rule 4.5: an 8 goes on anything
+        acts = []
+        while m:
+            low = m & -m
+            acts.append(low.bit_length() - 1)
+            m ^= low
+        if h.bit_count() >= 4:
+            four = h & (h >> 9) & (h >> 18) & (h >> 27) & 511
+            if four:  # rule 4.6: four of a kind goes on anything, any of the four on top
+                acts.extend(sorted(T.FOUR0 + s * 9 + f for f in range(9) if four >> f & 1 for s in range(4)))
+            runs = self._runs(h, cov)
+            if runs:
+                acts.extend(runs)
+        if not acts:
+            # rule 4.9: unable to move, draw one card; still unable (or no stock), pass
+            return [T.DRAW] if phase == NORMAL and self._stock else [T.PASS]
+        if phase == EXTRA and not (self._opts.four_extra_move == "compulsory" and self._after_four()):
+            acts.append(T.PASS)  # the extra move is optional (rules 4.5, 4.7; 4.6 by default)
+        return acts
+
+    def _after_four(self) -> bool:
+        """Whether the extra move being made follows four of a kind (the last action laid them)."""
+        return T.FOUR0 <= self._hist[-1] >> 2 < T.RUN0
+
+    def _runs(self, h: int, cov: int) -> list[int]:
+        """Rule 4.7: runs of four in Bank's order whose covering end covers the target."""
+        out: list[int] = []
+        if self._opts.runs == "one-suit":
+            for s in range(4):
+                for st in T.RUN_STARTS9[(h >> (9 * s)) & 511]:
+                    base = T.RUN0 + (st * 256 + 85 * s) * 2
+                    if cov >> (s * 9 + T.ORD_FACE[st]) & 1:
+                        out.append(base)
+                    if cov >> (s * 9 + T.ORD_FACE[st + 3]) & 1:
+                        out.append(base + 1)
+        else:
+            present = (h | h >> 9 | h >> 18 | h >> 27) & 511
+            for st in T.RUN_STARTS9[present]:
+                options = [[s for s in range(4) if h >> (s * 9 + T.ORD_FACE[st + k]) & 1] for k in range(4)]
+                for s0 in options[0]:
+                    for s1 in options[1]:
+                        for s2 in options[2]:
+                            for s3 in options[3]:
+                                base = T.run_id(st, (s0, s1, s2, s3), False)
+                                if cov >> (s0 * 9 + T.ORD_FACE[st]) & 1:
+                                    out.append(base)
+                                if cov >> (s3 * 9 + T.ORD_FACE[st + 3]) & 1:
+                                    out.append(base + 1)
+        out.sort()
+        return out
+
+    def apply(self, action: int) -> None:
+        """Play an action id; an illegal one raises IllegalActionError saying why and changes nothing."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        if action not in legal or type(action) is not int:
+            raise IllegalActionError(self._why(action))
+        self._legal = None
+        p = self._cur
+        self._hist.append(action << 2 | p)
+        if action < T.FOUR0:
+            self._lay(p, (action,), action, _KIND_SINGLE)
+        elif action < T.RUN0:
+            self._lay(p, cards_of_action(action), action - T.FOUR0, _KIND_FOUR)
+        elif action < T.DRAW:
+            cards = T.RUN_CARDS[action - T.RUN0]
+            self._lay(p, cards, cards[3], _KIND_RUN)
+        elif action == T.DRAW:
+            self._hands[p] |= 1 << self._stock.pop()
+            self._phase = DRAWN
+        elif action == T.PASS:
+            if self._phase == EXTRA:
+                self._end_turn(p)  # the player adds nothing after his 8 or four of a kind
+            else:
+                self._fail(p)
+        else:
+            self._choose(p, action - T.CHOOSE0)
+
+    # -- effects of a move -----------------------------------------------------------------------------
+
+    def _lay(self, p: int, cards: tuple[int, ...], top: int, kind: int) -> None:
+        before = self._target
+        hands = self._hands
+        for c in cards:
+            hands[p] ^= 1 << c
+        bank = self._bank
+        bank.extend(cards)
+        self._top_owner = p
+        self._fails = 0
+        self._opening = False
+        self._target = top
+        if self._four_kings and (p != self._kings_layer or self._kings_any):
+            self._capture(p)  # rule 5.4: whoever lays on four kings takes the bank
+            self._end_turn(p, top, kind)
+            return
+        face = top % 9
+        self._four_kings = kind == _KIND_FOUR and face == T.KING
+        if self._four_kings:
+            self._kings_layer = p
+        if hands[p] and (
+            (kind == _KIND_SINGLE and face == T.EIGHT)
+            or kind == _KIND_FOUR
+            or (kind == _KIND_RUN and self._opts.run_extra_move)
+        ):
+            # rules 4.5-4.7: one more move; after an 8 it covers the 8 or (option) the card beneath
+            self._phase = EXTRA
+            if kind == _KIND_SINGLE and self._opts.eight_then == "cover-beneath":
+                self._target = before
+            return
+        self._end_turn(p, top, kind)
+
+    def _end_turn(self, p: int, last: int = -1, kind: int = _KIND_SINGLE) -> None:
+        """After a move: going out (rule 6.1), the end of the deal (6.2), the 7 (4.8), the next player."""
+        if not self._hands[p] and not self._out[p]:
+            self._go_out(p, last, kind)
+            if self._n_in <= 1:
+                self._end_deal(False)
+                return
+        bank = self._bank
+        if bank:
+            self._target = bank[-1]
+        q = self._next_in(p)
+        mode = self._seven_mode
+        if mode and bank and bank[-1] % 9 == T.SEVEN:
+            if mode != 1 and self._stock:  # draw-and-move, skip-and-draw
+                self._hands[q] |= 1 << self._stock.pop()
+            if mode != 2:  # skip, skip-and-draw
+                q = self._next_in(q)
+        self._cur = q
+        self._phase = NORMAL
+
+    def _fail(self, p: int) -> None:
+        """Rules 5.1, 5.2, 5.6: the player cannot cover; the top card's owner takes the bank."""
+        owner = self._top_owner
+        if (
+            len(self._bank) >= 2
+            and owner >= 0
+            and owner != p
+            and (not self._out[owner] or self._opts.out_players_take)
+        ):
+            self._capture(owner)
+        self._fails += 1
+        if not self._stock and self._fails >= self._n_in:
+            self._end_deal(True)  # rule 6.2: every player still in failed against the same card
+            return
+        self._cur = self._next_in(p)
+        self._phase = NORMAL
+
+    def _capture(self, taker: int) -> None:
+        bank = self._bank
+        mask = 0
+        for c in bank:
+            mask |= 1 << c
+        self._captured[taker] |= mask
+        self._captured_pts[taker] += T.points_of(mask)
+        # rule 5.3: a free lead, or (literal reading) the next move covers the last top card
+        self._target = -1 if self._after_free else bank[-1]
+        bank.clear()
+        self._top_owner = -1
+        self._four_kings = False
+
+    def _go_out(self, p: int, last: int, kind: int) -> None:
+        self._out[p] = True
+        self._n_in -= 1
+        self._places.append(p)
+        one_suit = kind == _KIND_RUN and T.RUN_ONE_SUIT[(self._hist[-1] >> 2) - T.RUN0]
+        self._finish[p] = Finish(
+            len(self._places), str(DECK_36[last]), ("card", "four", "run")[kind], one_suit
+        )
+        if self._trump_kings[p] >> last & 1 and self._bank:
+            self._capture(p)  # rule 5.5: going out on a trump king takes the bank
+
+    def _next_in(self, p: int) -> int:
+        n, out = self._n, self._out
+        q = (p + 1) % n
+        while out[q] and q != p:
+            q = (q + 1) % n
+        return q
+
+    # -- the end of a deal and the match -------------------------------------------------------------
+
+    def _end_deal(self, stuck: bool) -> None:
+        opts, n = self._opts, self._n
+        leftover_to = None
+        owner = self._top_owner
+        if (
+            len(self._bank) >= 2
+            and owner >= 0
+            and opts.leftover_bank == "top-owner"
+            and (not self._out[owner] or opts.out_players_take)  # rule 5.6: out players may take nothing
+        ):
+            leftover_to = owner  # rule 6.3
+            self._capture(owner)
+        loser = scoring.loser(self._hands, self._active, self._dealer)
+        bonuses = tuple(scoring.bonuses(self._finish[p]) for p in range(n))
+        penalties = tuple(scoring.penalty(opts, self._hands[p], p == loser) for p in range(n))
+        scores = tuple(self._captured_pts[p] + sum(i[2] for i in bonuses[p]) - penalties[p] for p in range(n))
+        for p in range(n):
+            self._totals[p] += scores[p]
+        places: list[int | None] = [None] * n
+        for i, p in enumerate(self._places):
+            places[p] = i + 1
+        self._results.append(
+            DealResult(
+                self._deal_no,
+                self._dealer,
+                self._starter,
+                self._active,
+                opts.trumps,
+                tuple(Suit(s).letter for s in self._trump_suits),
+                stuck,
+                tuple(self._captured_pts),
+                bonuses,
+                penalties,
+                tuple(places),
+                leftover_to,
+                loser,
+                scores,
+                tuple(self._totals),
+            )
+        )
+        self._phase = OVER
+        if self._scope == "deal":
+            return
+        best = max(self._totals)
+        # rule 8.1: reaching the target exactly counts; rule 8.3: the deal limit ends any match
+        if best >= opts.target or self._deal_no >= opts.max_deals:
+            leaders = tuple(p for p in range(n) if self._totals[p] == best)
+            if len(leaders) == 1:
+                self._winner = leaders[0]
+                return
+            active = leaders if opts.tie == "tied-only" else tuple(range(n))  # rule 8.2
+        else:
+            active = tuple(range(n))
+        dealer = scoring.next_dealer(
+            opts.next_dealer,
+            dealer=self._dealer,
+            starter=self._starter,
+            places=self._places,
+            loser=loser,
+            totals=self._totals,
+        )
+        self._start_deal(dealer, active, None)
+
+    def returns(self) -> list[int]:
+        """Scope "deal": this deal's points (captured so far, the score once over); "match": the totals."""
+        if self._scope == "match":
+            return list(self._totals)
+        if self._phase == OVER:
+            return list(self._results[-1].scores)
+        return list(self._captured_pts)
+
+    def _why(self, action: object) -> str:
+        shown = action_text(action) if type(action) is int and 0 <= action < T.NUM_ACTIONS else repr(action)
+        head = f"illegal action {shown}"
+        if self._phase == OVER:
+            return f"{head}: the game is over"
+        if type(action) is not int or not 0 <= action < T.NUM_ACTIONS:
+            return f"{head}: not a Bank action id (0-{T.NUM_ACTIONS - 1})"
+        p = self._cur
+        head += f" for seat {p}"
+        legal = self._legal or []
+        if action >= T.CHOOSE0:
+            if self._phase != CHOOSE:
+                return f"{head}: trumps are chosen only before the first deal (rule 3.2)"
+            taker = self._chosen.index(action - T.CHOOSE0)
+            return f"{head}: seat {taker} has already chosen that suit (rule 3.2)"
+        if self._phase == CHOOSE:
+            return f"{head}: choose your trump suit first (rule 3.2)"
+        if action == T.DRAW:
+            if self._phase == EXTRA:
+                return f"{head}: after an 8 or four of a kind you add a card or pass, never draw (rule 4.9)"
+            if self._phase == DRAWN:
+                return f"{head}: you have already drawn this turn (rule 4.9)"
+            if not self._stock:
+                return f"{head}: the stock is empty (rule 4.9)"
+            return f"{head}: you can move, and you draw only when you cannot (rule 4.9)"
+        if action == T.PASS:
+            if self._phase == EXTRA:
+                return f"{head}: after four of a kind the extra move must be made when it can (rule 4.6)"
+            if legal == [T.DRAW]:
+                return f"{head}: you cannot move, so you must draw first (rule 4.9)"
+            return f"{head}: you can move, and you pass only when you cannot (rule 4.9)"
+        cards: tuple[int, ...]
+        if action < T.FOUR0:
+            cards = (action,)
+        elif action < T.RUN0:
+            cards = tuple(T.cards_of(T.RANK_MASK[(action - T.FOUR0) % 9]))
+        else:
+            cards = T.RUN_CARDS[action - T.RUN0]
+            if self._opts.runs == "one-suit" and not T.RUN_ONE_SUIT[action - T.RUN0]:
+                return f"{head}: runs must be of one suit (rule 4.7)"
+        missing = [str(DECK_36[c]) for c in cards if not self._hands[p] >> c & 1]
+        if missing:
+            return f"{head}: seat {p} does not hold {' '.join(missing)}"
+        return f"{head}: {DECK_36[cards[0]]} does not cover {DECK_36[self._target]} (rule 4.3)"

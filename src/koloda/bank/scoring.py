@@ -1,0 +1,137 @@
+"""Bank's scoring at the end of a deal: places, bonuses, penalties, the loser and the next dealer
+(docs/rules/bank.md, rules 2.2 and 6-8).
+
+Pure functions; :mod:`koloda.bank.state` calls them when a deal ends and keeps the :class:`DealResult`.
+
+>>> bonuses(Finish(1, "KH", "card", False))
+(('7.2', 'place 1', 20), ('7.3', 'place 1 on a king', 30))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from koloda.bank import tables as T
+from koloda.bank.options import BankOptions
+
+
+@dataclass(frozen=True)
+class Finish:
+    """How a seat went out (rule 6.1): its place, the last card laid and the move that laid it."""
+
+    place: int
+    card: str
+    kind: str  # "card", "four", "run"
+    one_suit_run: bool
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The score sheet of one deal, for UIs: everything rules 6-8 decide, itemised."""
+
+    number: int
+    dealer: int
+    starter: int
+    active: tuple[int, ...]
+    trumps: str
+    trump_suits: tuple[str, ...]  # per seat for set-up "own", else the trump suits (senior first)
+    stuck: bool
+    captured: tuple[int, ...]
+    bonuses: tuple[tuple[tuple[str, str, int], ...], ...]  # per seat: (rule, what, points)
+    penalties: tuple[int, ...]
+    places: tuple[int | None, ...]
+    leftover_to: int | None  # seat that took the leftover bank (rule 6.3)
+    loser: int | None
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "starter": self.starter,
+            "active": list(self.active),
+            "trumps": self.trumps,
+            "trump_suits": list(self.trump_suits),
+            "stuck": self.stuck,
+            "captured": list(self.captured),
+            "bonuses": [[list(item) for item in seat] for seat in self.bonuses],
+            "penalties": list(self.penalties),
+            "places": list(self.places),
+            "leftover_to": self.leftover_to,
+            "loser": self.loser,
+            "scores": list(self.scores),
+            "totals": list(self.totals),
+        }
+
+
+def bonuses(finish: Finish | None) -> tuple[tuple[str, str, int], ...]:
+    """Rules 7.2-7.5: the bonuses of a seat that went out (none for a seat still holding cards)."""
+    if finish is None:
+        return ()
+    place = finish.place
+    items = []
+    if place <= 3:
+        items.append(("7.2", f"place {place}", (20, 10, 10)[place - 1]))
+        if finish.card[0] == "K":
+            items.append(("7.3", f"place {place} on a king", (30, 20, 10)[place - 1]))
+        if finish.one_suit_run:
+            items.append(("7.5", f"place {place} with a run of one suit", (30, 25, 20)[place - 1]))
+    if finish.kind == "four" and finish.card[0] != "K":
+        items.append(("7.4", "went out with four of a kind", 75))
+    return tuple(items)
+
+
+def penalty(opts: BankOptions, hand: int, is_loser: bool) -> int:
+    """Rules 7.6-7.8: the penalty for the cards left in a hand (a bitmask).
+
+    >>> penalty(BankOptions(), 1 << 8 | 1 << 4, True)  # A and 10 of spades: 12 + 10
+    22
+    """
+    if opts.penalty == "none" or not hand or (opts.penalty_who == "loser" and not is_loser):
+        return 0
+    points = T.points_of(hand)
+    if opts.penalty == "variant1":
+        return points
+    if opts.variant2 == "fixed":
+        return points + opts.penalty_fixed
+    if opts.variant2 == "per-card":
+        return points + opts.penalty_per_card * hand.bit_count()
+    zero_cards = sum(1 for c in T.cards_of(hand) if T.CARD_POINTS[c] == 0)
+    return points + opts.penalty_per_card * zero_cards + (opts.penalty_fixed if points == 0 else 0)
+
+
+def clockwise(seat: int, players: int) -> list[int]:
+    """Every seat from ``seat``'s left round the table, ``seat`` last."""
+    return [(seat + 1 + k) % players for k in range(players)]
+
+
+def loser(hands: Sequence[int], active: Sequence[int], dealer: int) -> int | None:
+    """Rule 7.8: the last player holding cards; after a stuck end the holder with most points in hand
+    (ties: the first clockwise from the dealer's left)."""
+    holders = [p for p in clockwise(dealer, len(hands)) if p in active and hands[p]]
+    if not holders:
+        return None
+    return max(holders, key=lambda p: T.points_of(hands[p]))  # max keeps the first of ties
+
+
+def next_dealer(
+    rule: str,
+    *,
+    dealer: int,
+    starter: int,
+    places: Sequence[int],
+    loser: int | None,
+    totals: Sequence[int],
+) -> int:
+    """Rule 2.2: the agreed next dealer; ties go clockwise from the old dealer's left."""
+    if rule == "starter":
+        return starter
+    if rule == "last-finisher" and places:
+        return places[-1]
+    if rule in ("loser", "last-finisher"):
+        return loser if loser is not None else places[-1]
+    pick = max if rule == "max-points" else min
+    return pick(clockwise(dealer, len(totals)), key=lambda p: totals[p])

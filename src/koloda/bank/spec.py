@@ -1,0 +1,86 @@
+"""Bank in the game registry: how every front end builds, shows and plays it (docs/architecture.md).
+
+>>> from koloda.registry import get
+>>> bank = get("bank")
+>>> bank.titles["ru"], bank.player_counts, bank.parse_action("пас") == bank.parse_action("pass")
+('Банк', (2, 3, 4), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from koloda.bank import cli
+from koloda.bank.actions import action_text, parse_action
+from koloda.bank.observe import BankObservation, observe
+from koloda.bank.options import BankOptions
+from koloda.bank.state import BankState, new_game, replay
+from koloda.bots import bank as bots
+from koloda.bots.base import Bot, BotSpec
+from koloda.charts import chart
+from koloda.game import GameRecord, GameSpec, GameState, Scope
+from koloda.i18n import Lang
+from koloda.options import Options
+
+
+class BankSpec(GameSpec):
+    """The card game Bank (docs/rules/bank.md)."""
+
+    name = "bank"
+    titles: ClassVar[Mapping[Lang, str]] = {"ru": "Банк", "en": "Bank"}
+    player_counts = (2, 3, 4)
+    default_players = 3
+    options_class = BankOptions
+    # docs/bots.md, "Levels": Bank's search needs more playouts to beat its heuristic (performance.md)
+    levels: ClassVar[Mapping[str, str]] = {
+        "easy": "heuristic:noise=0.3",
+        "medium": "heuristic",
+        "hard": "search:iters=100",
+    }
+
+    def new_game(
+        self, options: Options | None = None, *, players: int, seed: int, scope: Scope = "match"
+    ) -> BankState:
+        return new_game(self.own_options(options, BankOptions), players=players, seed=seed, scope=scope)
+
+    def replay(self, record: GameRecord) -> BankState:
+        return replay(record)
+
+    def observe(self, state: GameState, seat: int | None) -> BankObservation:
+        return observe(self.own_state(state, BankState), seat)
+
+    def action_text(self, action: int) -> str:
+        return action_text(action)
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text)
+
+    def make_bot(self, spec: BotSpec, seed: int, options: Options | None) -> Bot:
+        opts = self.own_options(options, BankOptions)
+        if spec.kind == "heuristic":
+            return bots.BankHeuristicBot(seed, noise=spec.noise, options=opts)
+        return bots.make_search_bot(spec, seed, opts)
+
+    def simulate(
+        self, options: Options, *, players: int, deals: int, seed: int, progress: bool = False
+    ) -> dict[str, Any]:
+        opts = self.own_options(options, BankOptions)
+        assert opts is not None
+        return cli.simulate(opts, players, deals, seed, progress=progress)
+
+    def simulate_lines(self, figures: Mapping[str, Any]) -> list[str]:
+        return cli.simulate_lines(figures)
+
+    def replay_summary(self, state: GameState, lang: Lang) -> str:
+        return cli.replay_summary(self.own_state(state, BankState), lang)
+
+    def scores(self, state: GameState, names: Sequence[str]) -> dict[str, Any]:
+        """The deal results (public) and the chart of the totals after each deal."""
+        bank = self.own_state(state, BankState)
+        results = [result.to_json() for result in bank.results]
+        totals = [result["totals"] for result in results]
+        return {"results": results, "chart": chart(names, totals, target=bank.options.target)}
+
+    def add_commands(self, commands: Any) -> None:
+        cli.add_commands(commands, self)

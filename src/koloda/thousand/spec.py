@@ -1,0 +1,88 @@
+"""Thousand in the game registry: how every front end builds, shows and plays it (docs/architecture.md).
+
+>>> from koloda.registry import get
+>>> thousand = get("thousand")
+>>> thousand.titles["ru"], thousand.player_counts, thousand.action_text(thousand.parse_action("бомба"))
+('Тысяча', (3, 4), 'bomb')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from koloda.bots import thousand as bots
+from koloda.bots.base import Bot, BotSpec
+from koloda.game import GameRecord, GameSpec, GameState, Scope
+from koloda.i18n import Lang
+from koloda.options import Options
+from koloda.thousand import cli, game_cli
+from koloda.thousand.actions import action_text, parse_action
+from koloda.thousand.observe import ThousandObservation, observe
+from koloda.thousand.options import ThousandOptions
+from koloda.thousand.scorefile import Player, ScoredGame
+from koloda.thousand.state import ThousandState, new_game, replay
+from koloda.thousand.table import page_table
+
+
+class ThousandSpec(GameSpec):
+    """The card game Thousand (docs/rules/thousand.md, Part II) and its score sheet (Part I)."""
+
+    name = "thousand"
+    titles: ClassVar[Mapping[Lang, str]] = {"ru": "Тысяча", "en": "Thousand"}
+    player_counts = (3, 4)
+    default_players = 3
+    options_class = ThousandOptions
+    levels: ClassVar[Mapping[str, str]] = {
+        "easy": "heuristic:noise=0.3",
+        "medium": "heuristic",
+        "hard": "search:iters=50",
+    }
+
+    def new_game(
+        self, options: Options | None = None, *, players: int, seed: int, scope: Scope = "match"
+    ) -> ThousandState:
+        opts = self.own_options(options, ThousandOptions)
+        return new_game(opts, players=players, seed=seed, scope=scope)
+
+    def replay(self, record: GameRecord) -> ThousandState:
+        return replay(record)
+
+    def observe(self, state: GameState, seat: int | None) -> ThousandObservation:
+        return observe(self.own_state(state, ThousandState), seat)
+
+    def action_text(self, action: int) -> str:
+        return action_text(action)
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text)
+
+    def make_bot(self, spec: BotSpec, seed: int, options: Options | None) -> Bot:
+        opts = self.own_options(options, ThousandOptions)
+        if spec.kind == "heuristic":
+            return bots.ThousandHeuristicBot(seed, noise=spec.noise, options=opts)
+        return bots.make_search_bot(spec, seed, opts)
+
+    def simulate(
+        self, options: Options, *, players: int, deals: int, seed: int, progress: bool = False
+    ) -> dict[str, Any]:
+        opts = self.own_options(options, ThousandOptions)
+        self.check_players(players)
+        return game_cli.simulate(
+            opts or ThousandOptions(), deals=deals, seed=seed, players=players, progress=progress
+        )
+
+    def simulate_lines(self, figures: Mapping[str, Any]) -> list[str]:
+        return game_cli.simulate_lines(figures)
+
+    def replay_summary(self, state: GameState, lang: Lang) -> str:
+        return game_cli.replay_summary(self.own_state(state, ThousandState), lang)
+
+    def scores(self, state: GameState, names: Sequence[str]) -> dict[str, Any]:
+        """The seed's score table in both languages and the chart (public: finished deals only)."""
+        book = self.own_state(state, ThousandState).book
+        return page_table(ScoredGame(tuple(Player.named(name) for name in names), book))
+
+    def add_commands(self, commands: Any) -> None:
+        game_cli.add_commands(commands, self)
+        cli.add_commands(commands)
