@@ -11,8 +11,8 @@ from web_helpers import Server
 from websockets.sync.client import connect
 
 from koloda.game import GameRecord
+from koloda.store.sql import SqlStore
 from koloda.web.games import GAMES, seat_view
-from koloda.web.store import SqlStore
 
 
 def ws_url(server: Server, table_id: int) -> str:

@@ -1,6 +1,6 @@
 """The ASGI app: pages, the JSON API and the websocket of play (Starlette).
 
->>> from koloda.web.store import SqlStore
+>>> from koloda.store.sql import SqlStore
 >>> app = create_app(SqlStore("sqlite://"))
 >>> [route.path for route in app.routes][:5]
 ['/', '/table/{id}', '/sheet', '/sheet/{id}', '/banki']
@@ -21,11 +21,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from koloda.store import Store
 from koloda.web import banki, sheets
 from koloda.web.bots import LEVELS
 from koloda.web.games import GAMES
 from koloda.web.hub import Client, Hub, Room, WebError
-from koloda.web.store import Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096  # bytes: no legal message comes near it

@@ -21,10 +21,10 @@ from typing import Any
 from koloda.bots import RandomBot
 from koloda.errors import IllegalActionError, KolodaError, OptionsError
 from koloda.game import GameRecord, GameState
+from koloda.store import SeatRecord, Store, TableRecord
 from koloda.web.bots import LEVELS, bot_for
 from koloda.web.games import WebGame, get_game, public_view, seat_view
 from koloda.web.scores import bank_chart, scored, thousand_table
-from koloda.web.store import SeatRecord, Store, TableRecord
 
 LOG = logging.getLogger("koloda.web")
 TOKEN_BYTES = 24  # 192 random bits per seat link
