@@ -78,7 +78,7 @@ def database_url(db: str | Path) -> str:
     except sa.exc.NoSuchModuleError:
         kind = db.split("://", 1)[0]
         raise RequestError(f"--db {db!r}: SQLAlchemy knows no database {kind!r}", field="db") from None
-    except sa.exc.ArgumentError as exc:
+    except (sa.exc.ArgumentError, ValueError) as exc:
         raise RequestError(
             f"--db {db!r} is neither a file path nor a database URL: {exc}", field="db"
         ) from None

@@ -94,31 +94,26 @@ class SqlStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self._engine: sa.Engine | None = None
+        self.path: Path | None = None  # the SQLite file, if the database is one
+        self.location = url  # the database, for messages: a file path, or the URL without its password
         try:
+            parsed = sa.make_url(url)
+            if parsed.get_backend_name() != "sqlite":
+                self.location = parsed.render_as_string(hide_password=True)
+            elif parsed.database in (None, "", ":memory:"):
+                self.location = "an in-memory database"
+            else:
+                self.path = Path(str(parsed.database))
+                self.location = str(self.path)
             self._engine = make_engine(url)
             with self.transaction() as connection:
                 migrate.upgrade(connection, self.location)
         except RecordError:
             self.close()
             raise
-        except (sa.exc.SQLAlchemyError, CommandError, ImportError, OSError) as exc:
+        except (sa.exc.SQLAlchemyError, CommandError, ImportError, OSError, ValueError) as exc:
             self.close()
             raise RecordError(f"cannot open the database {self.location}: {_reason(exc)}") from None
-
-    @property
-    def location(self) -> str:
-        url = sa.make_url(self.url)
-        if url.get_backend_name() == "sqlite":
-            return "an in-memory database" if url.database in (None, "", ":memory:") else str(url.database)
-        return url.render_as_string(hide_password=True)
-
-    @property
-    def path(self) -> Path | None:
-        """The SQLite file, if the database is one."""
-        url = sa.make_url(self.url)
-        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-            return Path(str(url.database))
-        return None
 
     def close(self) -> None:
         if self._engine is not None:
