@@ -165,6 +165,23 @@ class SqlStore:
         with self.reading() as db:
             return list(db.execute(sa.select(table.c.id).order_by(table.c.id)).scalars())
 
+    # A table's actions, a sheet's deals and a banki game's events are lines: (parent id, seq, text).
+
+    @staticmethod
+    def _lines(db: sa.Connection, lines: sa.Table, key: int) -> list[str]:
+        parent, seq, text = lines.columns
+        return list(db.execute(sa.select(text).where(parent == key).order_by(seq)).scalars())
+
+    def _add_line(self, lines: sa.Table, key: int, number: int, line: str) -> None:
+        parent, seq, text = lines.columns
+        with self._write() as db:
+            db.execute(lines.insert().values({parent: key, seq: number, text: line}))
+
+    def _remove_line(self, lines: sa.Table, key: int, number: int) -> None:
+        parent, seq, _ = lines.columns
+        with self._write() as db:
+            db.execute(lines.delete().where(parent == key, seq == number))
+
     def _row(self, db: sa.Connection, table: sa.Table, key: int, what: str) -> sa.Row[Any]:
         row = db.execute(table.select().where(table.c.id == key)).first()
         if row is None:
@@ -189,9 +206,6 @@ class SqlStore:
     def load_table(self, table_id: int) -> TableRecord:
         with self.reading() as db:
             row = self._row(db, tables, table_id, "table")
-            moves = db.execute(
-                sa.select(actions.c.action).where(actions.c.table_id == table_id).order_by(actions.c.seq)
-            ).scalars()
             return TableRecord(
                 id=row.id,
                 game=row.game,
@@ -199,7 +213,7 @@ class SqlStore:
                 options=json.loads(row.options),
                 seed=row.seed,
                 seats=tuple(SeatRecord(**seat) for seat in json.loads(row.seats)),
-                actions=tuple(moves),
+                actions=tuple(self._lines(db, actions, table_id)),
                 created=row.created,
             )
 
@@ -208,8 +222,7 @@ class SqlStore:
 
     def append_action(self, table_id: int, seq: int, action: str) -> None:
         """Store action number ``seq`` (from 1); a second writer of the same number fails."""
-        with self._write() as db:
-            db.execute(actions.insert().values(table_id=table_id, seq=seq, action=action))
+        self._add_line(actions, table_id, seq, action)
 
     def set_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
         with self._write() as db:
@@ -233,29 +246,17 @@ class SqlStore:
         """(players, options, deals) of a stored score sheet, as JSON values."""
         with self.reading() as db:
             row = self._row(db, sheets, sheet_id, "score sheet")
-            deals = db.execute(
-                sa.select(sheet_deals.c.deal)
-                .where(sheet_deals.c.sheet_id == sheet_id)
-                .order_by(sheet_deals.c.seq)
-            ).scalars()
+            deals = self._lines(db, sheet_deals, sheet_id)
             return json.loads(row.players), json.loads(row.options), [json.loads(deal) for deal in deals]
 
     def sheet_ids(self) -> list[int]:
         return self._ids(sheets)
 
     def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any]) -> None:
-        with self._write() as db:
-            db.execute(
-                sheet_deals.insert().values(
-                    sheet_id=sheet_id, seq=seq, deal=json.dumps(deal, ensure_ascii=False)
-                )
-            )
+        self._add_line(sheet_deals, sheet_id, seq, json.dumps(deal, ensure_ascii=False))
 
     def remove_sheet_deal(self, sheet_id: int, seq: int) -> None:
-        with self._write() as db:
-            db.execute(
-                sheet_deals.delete().where(sheet_deals.c.sheet_id == sheet_id, sheet_deals.c.seq == seq)
-            )
+        self._remove_line(sheet_deals, sheet_id, seq)
 
     # -- banki games -------------------------------------------------------------------------------
 
@@ -266,22 +267,14 @@ class SqlStore:
         """(names, options, seed, events) of a stored banki game."""
         with self.reading() as db:
             row = self._row(db, banki_games, game_id, "banki game")
-            events = db.execute(
-                sa.select(banki_events.c.event)
-                .where(banki_events.c.game_id == game_id)
-                .order_by(banki_events.c.seq)
-            ).scalars()
-            return json.loads(row.names), json.loads(row.options), row.seed, list(events)
+            events = self._lines(db, banki_events, game_id)
+            return json.loads(row.names), json.loads(row.options), row.seed, events
 
     def banki_ids(self) -> list[int]:
         return self._ids(banki_games)
 
     def add_banki_event(self, game_id: int, seq: int, event: str) -> None:
-        with self._write() as db:
-            db.execute(banki_events.insert().values(game_id=game_id, seq=seq, event=event))
+        self._add_line(banki_events, game_id, seq, event)
 
     def remove_banki_event(self, game_id: int, seq: int) -> None:
-        with self._write() as db:
-            db.execute(
-                banki_events.delete().where(banki_events.c.game_id == game_id, banki_events.c.seq == seq)
-            )
+        self._remove_line(banki_events, game_id, seq)
