@@ -37,18 +37,15 @@ def open_store(
     line for each import. RecordError if the database cannot be opened or upgraded (then it is unchanged),
     RequestError if ``db`` names nothing that could be a database.
     """
-    environ = os.environ if environ is None else environ
-    if db is None:
-        directory = data_dir(environ)
+    directory = data_dir(os.environ if environ is None else environ) if db is None else None
+    if directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RecordError(f"cannot make the data directory {directory}: {exc.strerror}") from None
-        store = SqlStore(sqlite_url(directory / DB_NAME))
-    else:
-        store = SqlStore(database_url(db))
+    store = SqlStore(sqlite_url(directory / DB_NAME) if directory is not None else database_url(db or ""))
     try:
-        notes = legacy.import_data_dir(store, directory) if db is None else []
+        notes = legacy.import_data_dir(store, directory) if directory is not None else []
         notes += legacy.import_old_sheet_tables(store)
     except BaseException:
         store.close()

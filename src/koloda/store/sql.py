@@ -106,7 +106,9 @@ class SqlStore:
                 self.path = Path(str(parsed.database))
                 self.location = str(self.path)
             self._engine = make_engine(url)
-            with self.transaction() as connection:
+            with self._engine.connect() as connection:  # a read first: most of the time that is all
+                current = migrate.current(connection)
+            with self._transaction(begin="IMMEDIATE" if current != migrate.head() else "") as connection:
                 migrate.upgrade(connection, self.location)
         except RecordError:
             self.close()
@@ -129,19 +131,21 @@ class SqlStore:
         self.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[sa.Connection]:
-        """A connection in a write transaction, committed at the end (rolled back on an exception)."""
+    def _transaction(self, begin: str = "IMMEDIATE") -> Iterator[sa.Connection]:
+        """A transaction; on SQLite ``BEGIN IMMEDIATE`` (the write lock at once) unless ``begin`` is ""."""
         if self._engine is None:
             raise RecordError(f"the database {self.location} is closed")
         with self._engine.connect() as connection:
-            connection.execution_options(**{_BEGIN: "IMMEDIATE"})
+            connection.execution_options(**{_BEGIN: begin})
             with connection.begin():
                 yield connection
 
     @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
+    def transaction(self) -> Iterator[sa.Connection]:
+        """A connection in a write transaction, committed at the end (rolled back on an exception);
+        RecordError if the database cannot be written."""
         try:
-            with self.transaction() as connection:
+            with self._transaction() as connection:
                 yield connection
         except sa.exc.SQLAlchemyError as exc:
             raise RecordError(f"cannot write to the database {self.location}: {_reason(exc)}") from None
@@ -158,7 +162,7 @@ class SqlStore:
             raise RecordError(f"cannot read the database {self.location}: {_reason(exc)}") from None
 
     def _insert(self, table: sa.Table, **values: Any) -> int:
-        with self._write() as db:
+        with self.transaction() as db:
             return insert(db, table, **values)
 
     def _ids(self, table: sa.Table) -> list[int]:
@@ -174,12 +178,12 @@ class SqlStore:
 
     def _add_line(self, lines: sa.Table, key: int, number: int, line: str) -> None:
         parent, seq, text = lines.columns
-        with self._write() as db:
+        with self.transaction() as db:
             db.execute(lines.insert().values({parent: key, seq: number, text: line}))
 
     def _remove_line(self, lines: sa.Table, key: int, number: int) -> None:
         parent, seq, _ = lines.columns
-        with self._write() as db:
+        with self.transaction() as db:
             db.execute(lines.delete().where(parent == key, seq == number))
 
     def _row(self, db: sa.Connection, table: sa.Table, key: int, what: str) -> sa.Row[Any]:
@@ -225,7 +229,7 @@ class SqlStore:
         self._add_line(actions, table_id, seq, action)
 
     def set_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
-        with self._write() as db:
+        with self.transaction() as db:
             db.execute(
                 tables.update()
                 .where(tables.c.id == table_id)
