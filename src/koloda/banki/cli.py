@@ -153,7 +153,6 @@ def play(
 ) -> int:
     """The referee loop: read an event, apply it, save it as game ``game_id`` of the store, say what it did
     and what comes next."""
-
     read = input_fn or input
     write = output_fn or print
     write(state.describe(lang))
