@@ -1,35 +1,40 @@
-"""The terminal referee fed input lines: wrong entries, saving after every event, resuming, replay."""
+"""The terminal referee fed input lines: wrong entries, saving after every event (in the one store),
+resuming, replay."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from banki_helpers import run
 
-from koloda.banki import BankiOptions, new_game, replay
+from koloda.banki import BankiOptions, BankiState, new_game, replay, saved
 from koloda.banki.cli import play
-from koloda.banki.store import default_path, load
 from koloda.cli import main
 from koloda.game import GameRecord
+from koloda.store import Store
+from koloda.store.open import open_store
+from koloda.store.paths import default_path
+from koloda.store.sql import SqlStore
 
 OPENING = ["kick Ann 9", "kick Bob 12", "kick Cat 4", "kick Dan 7"]
 
 
 class Terminal:
-    """Feeds lines to the referee and keeps what it says; records the saved file at every prompt."""
+    """Feeds lines to the referee and keeps what it says; records the saved events at every prompt."""
 
-    def __init__(self, lines: list[str], path: Path | None = None) -> None:
+    def __init__(self, lines: list[str], store: Store | None = None, game_id: int = 0) -> None:
         self.lines: Iterator[str] = iter(lines)
         self.said: list[str] = []
-        self.path = path
+        self.store = store
+        self.game_id = game_id
         self.saved_at_prompt: list[list[str]] = []
 
     def input(self, prompt: str) -> str:
-        if self.path is not None and self.path.exists():
-            self.saved_at_prompt.append(json.loads(self.path.read_text(encoding="utf-8"))["actions"])
+        events = self.store.load_banki(self.game_id)[3] if self.store is not None else []
+        if events:  # once something is saved (the old file existed from the first event on)
+            self.saved_at_prompt.append(events)
         try:
             return next(self.lines)
         except StopIteration:
@@ -49,40 +54,60 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data"
 
 
-def test_every_accepted_event_is_saved_before_the_next_prompt(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with SqlStore(f"sqlite:///{tmp_path / 'games.sqlite3'}") as opened:
+        yield opened
+
+
+def stored_ids() -> list[int]:
+    """The banki games in the data directory's store."""
+    with open_store() as store:
+        return store.banki_ids()
+
+
+def latest() -> BankiState:
+    """The newest banki game in the data directory's store."""
+    with open_store() as store:
+        return saved.load(store, store.banki_ids()[-1])
+
+
+def test_every_accepted_event_is_saved_before_the_next_prompt(store: Store) -> None:
     state = new_game(["Ann", "Bob", "Cat", "Dan"], seed=4)
-    terminal = Terminal([*OPENING, "hit Bob", "reset"], path)
-    assert play(state, path, "en", terminal.input, terminal.output) == 0
+    game_id = saved.create(store, state)
+    terminal = Terminal([*OPENING, "hit Bob", "reset"], store, game_id)
+    assert play(state, store, game_id, "en", terminal.input, terminal.output) == 0
     assert terminal.saved_at_prompt == [
         [*OPENING, "hit Bob", "reset"][:n] for n in range(1, len(OPENING) + 3)
     ]
-    assert load(path) == state
+    assert saved.load(store, game_id) == state
     assert "Cat drives first" in terminal.text and "Bob throws (private, from the 20 m line)" in terminal.text
 
 
-def test_a_wrong_entry_gets_a_clear_message_and_the_prompt_again(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
+def test_a_wrong_entry_gets_a_clear_message_and_the_prompt_again(store: Store) -> None:
     state = run(new_game(["Ann", "Bob", "Cat", "Dan"]), *OPENING)
-    terminal = Terminal(["hit Ann", "throw Bob", "back Zed", "", "hit Bob", "quit", "hit Ann"], path)
-    play(state, path, "en", terminal.input, terminal.output)
+    game_id = saved.create(store, state)
+    terminal = Terminal(
+        ["hit Ann", "throw Bob", "back Zed", "", "hit Bob", "quit", "hit Ann"], store, game_id
+    )
+    play(state, store, game_id, "en", terminal.input, terminal.output)
     assert "not allowed: 'hit Ann': Ann throws out of turn: it is Bob's throw" in terminal.said
     assert any(line.startswith("not understood: unknown event 'throw'") for line in terminal.said)
     assert any("no player called 'Zed'" in line for line in terminal.said)
     assert [str(e) for e in state.history] == [*OPENING, "hit Bob"]  # quit stops before the last line
-    assert GameRecord.load(path).actions == (*OPENING, "hit Bob")
+    assert tuple(store.load_banki(game_id)[3]) == (*OPENING, "hit Bob")
 
 
-def test_undo_help_and_show_in_russian(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
+def test_undo_help_and_show_in_russian(store: Store) -> None:
     state = run(new_game(["Ann", "Bob", "Cat", "Dan"]), *OPENING)
-    terminal = Terminal(["попал Bob", "отмена", "помощь", "состояние", "отмена", "отмена"], path)
-    play(state, path, "ru", terminal.input, terminal.output)
+    game_id = saved.create(store, state)
+    terminal = Terminal(["попал Bob", "отмена", "помощь", "состояние", "отмена", "отмена"], store, game_id)
+    play(state, store, game_id, "ru", terminal.input, terminal.output)
     assert "отменено: hit Bob" in terminal.said
     assert any("считалка выбирает водящего" in line for line in terminal.said)
     assert any(line.startswith("банки (московские), кон 1: броски") for line in terminal.said)
     assert [str(e) for e in state.history] == OPENING[:2]
-    assert GameRecord.load(path).actions == tuple(OPENING[:2])
+    assert tuple(store.load_banki(game_id)[3]) == tuple(OPENING[:2])
     assert terminal.said[-1].startswith("сохранено в ")
 
 
@@ -98,10 +123,10 @@ def test_a_game_survives_a_restart(monkeypatch: pytest.MonkeyPatch, data_dir: Pa
     monkeypatch.setattr("builtins.input", feed)
     assert main(["banki", "new", "Ann", "Bob", "Cat", "Dan", "--seed", "9"]) == 0
     path = default_path()
-    assert path.parent.parent == data_dir and path.exists()
+    assert path.parent == data_dir and path.exists()
     lines = iter(["reset", "miss Ann", "miss Dan", "tag Dan stick leg", "knock Cat"])
     assert main(["banki", "resume"]) == 0
-    resumed = load(path)
+    resumed = latest()
     expected = run(new_game(["Ann", "Bob", "Cat", "Dan"], seed=9), *OPENING, "hit Bob", "reset", "miss Ann")
     run(expected, "miss Dan", "tag Dan stick leg", "knock Cat")
     assert resumed == expected and resumed.driver_name == "Dan"
@@ -112,13 +137,13 @@ def test_new_does_not_replace_an_unfinished_game(
 ) -> None:
     monkeypatch.setattr("builtins.input", lambda prompt: (_ for _ in ()).throw(EOFError))
     assert main(["banki", "new", "Ann", "Bob", "Cat", "Dan", "--seed", "1"]) == 0
-    saved = default_path().read_text(encoding="utf-8")
+    kept = (stored_ids(), latest())
     assert main(["banki", "new", "Eve", "Fay", "Gus", "Hal"]) == 2
     err = capsys.readouterr().err
     assert "an unfinished game is saved" in err and "Traceback" not in err
-    assert default_path().read_text(encoding="utf-8") == saved
+    assert (stored_ids(), latest()) == kept
     assert main(["banki", "new", "Eve", "Fay", "Gus", "Hal", "--force", "--variant", "chelyabinsk"]) == 0
-    assert load(default_path()).options == BankiOptions.preset("chelyabinsk")
+    assert latest().options == BankiOptions.preset("chelyabinsk")
 
 
 def test_bad_command_lines_fail_cleanly(
@@ -131,7 +156,7 @@ def test_bad_command_lines_fail_cleanly(
     assert "'spear_jump' must be" in capsys.readouterr().err
     assert main(["banki", "new", "Ann", "Bob", "Cat"]) == 2
     assert "4 to 10 players" in capsys.readouterr().err
-    assert not default_path().exists()  # nothing was started
+    assert stored_ids() == []  # nothing was started
     broken = tmp_path / "broken.json"
     broken.write_text('{"game": "banki", "players": 4, "seed": 1, "actions": ["hit Ann"], '
                       '"meta": {"names": ["Ann", "Bob", "Cat", "Dan"]}}', encoding="utf-8")  # fmt: skip

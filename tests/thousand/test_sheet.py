@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 
 from koloda.errors import KolodaError
+from koloda.store.open import open_store
+from koloda.store.paths import DB_NAME
+from koloda.store.paths import default_path as default_db_path
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import Player, parse_score_file
 from koloda.thousand.scoring import DealInput, ScoringError
-from koloda.thousand.sheet import DB_NAME, Sheet, SheetStore, default_db_path, run_sheet
+from koloda.thousand.sheet import Sheet, run_sheet
 from koloda.thousand.table import markdown_table
 
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
@@ -62,29 +65,29 @@ class Console:
 
 def test_sheet_saves_every_deal_and_survives_a_closed_terminal(tmp_path: Path) -> None:
     db = tmp_path / "sheet.sqlite3"
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         sheet = Sheet.new(store, PLAYERS, ThousandOptions())
         for deal in SEED_DEALS[:2]:
             sheet.add(deal)
     # a new store object on the same file: nothing lost
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         again = Sheet.resume(store)
         assert again.game_id == sheet.game_id
         assert again.book == sheet.book and again.book.totals == (150, -70, 30)
         again.add(SEED_DEALS[2])
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         assert Sheet.resume(store).book.totals == (210, -10, 30)
 
 
 def test_undo_is_saved(tmp_path: Path) -> None:
     db = tmp_path / "sheet.sqlite3"
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         sheet = Sheet.new(store, PLAYERS, ThousandOptions())
         for deal in SEED_DEALS:
             sheet.add(deal)
         assert sheet.undo().deal == SEED_DEALS[2]
         assert sheet.book.bomb_allowed(2)
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         resumed = Sheet.resume(store)
         assert len(resumed.book.deals) == 2 and resumed.book.totals == (150, -70, 30)
         resumed.add(SEED_DEALS[2])  # the undone deal can be entered again (same seq number)
@@ -95,18 +98,18 @@ def test_undo_is_saved(tmp_path: Path) -> None:
 
 def test_bad_deal_saves_nothing(tmp_path: Path) -> None:
     db = tmp_path / "sheet.sqlite3"
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         sheet = Sheet.new(store, PLAYERS, ThousandOptions())
         sheet.add(SEED_DEALS[0])
         with pytest.raises(ScoringError, match="add up to 110"):
             sheet.add(DealInput(declarer=0, bid=100, points=(80, 20, 10)))
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         assert len(Sheet.resume(store).book.deals) == 1
 
 
 def test_resume_options_and_finished_games(tmp_path: Path) -> None:
     db = tmp_path / "sheet.sqlite3"
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         with pytest.raises(KolodaError, match="no unfinished game"):
             Sheet.resume(store)
         russian = Sheet.new(store, PLAYERS, ThousandOptions.preset("russian"))
@@ -116,7 +119,7 @@ def test_resume_options_and_finished_games(tmp_path: Path) -> None:
         won.add(DealInput(declarer=0, bid=120, points=(120, 0, 0)))
         won.add(DealInput(declarer=0, bid=100, points=(120, 0, 0)))
         assert won.book.is_over
-    with SheetStore(db) as store:
+    with open_store(db) as store:
         resumed = Sheet.resume(store)  # the finished game is skipped
         assert resumed.game_id == russian.game_id
         assert resumed.book.options == ThousandOptions.preset("russian") and resumed.book.totals == (
@@ -127,7 +130,7 @@ def test_resume_options_and_finished_games(tmp_path: Path) -> None:
 
 
 def test_exports(tmp_path: Path) -> None:
-    with SheetStore(tmp_path / "s.sqlite3") as store:
+    with open_store(tmp_path / "s.sqlite3") as store:
         sheet = Sheet.new(
             store, [*PLAYERS[:2], Player.named("Саша", "m")], ThousandOptions.preset("tournament")
         )
@@ -163,7 +166,7 @@ def test_default_db_path(tmp_path: Path) -> None:
 
 def test_loop_enters_the_seeds_game(tmp_path: Path) -> None:
     console = Console(["Аня, Боря, Вера", *SEED_LINES])
-    with SheetStore(tmp_path / "s.sqlite3") as store:
+    with open_store(tmp_path / "s.sqlite3") as store:
         assert run_sheet(store, read=console.read, write=console.write) == 0
         tables = [text for text in console.out if text.startswith("| Кон |")]
         assert tables[-1].splitlines() == seed_rows()
@@ -198,7 +201,7 @@ def test_loop_wrong_entries_are_asked_again(tmp_path: Path) -> None:
         "Аня", "120", "н", "85", "25", "60", "", "",
     ]  # fmt: skip
     console = Console(lines)
-    with SheetStore(tmp_path / "s.sqlite3") as store:
+    with open_store(tmp_path / "s.sqlite3") as store:
         run_sheet(store, read=console.read, write=console.write)
         assert Sheet.resume(store).book.totals == (120, 30, 10)
     text = console.text
@@ -223,7 +226,7 @@ def test_loop_wrong_entries_are_asked_again(tmp_path: Path) -> None:
 def test_loop_undo_export_and_resume_in_english(tmp_path: Path) -> None:
     out = tmp_path / "game.jsonl"
     console = Console(["Аня, Боря, Вера", *SEED_LINES, "undo", "undo", f"export jsonl {out}", "export pdf x"])
-    with SheetStore(tmp_path / "s.sqlite3") as store:
+    with open_store(tmp_path / "s.sqlite3") as store:
         run_sheet(store, read=console.read, write=console.write, lang="en")
         assert "The last deal was taken back." in console.text
         assert "export md|csv|jsonl FILE" in console.text  # the bad export is refused with the usage
@@ -243,7 +246,7 @@ def test_loop_game_over_offers_undo(tmp_path: Path) -> None:
     console = Console(
         ["Аня, Боря, Вера", *win, *win, "Аня", "отмена", "Аня", "110", "н", "120", "0", "", "", ""]
     )
-    with SheetStore(tmp_path / "s.sqlite3") as store:
+    with open_store(tmp_path / "s.sqlite3") as store:
         run_sheet(store, options=short, read=console.read, write=console.write)
         assert "Победила Аня: 240." in console.text
         assert "Игра окончена." in console.text and "неизвестная команда: 'Аня'" in console.text
@@ -258,7 +261,7 @@ def test_loop_four_players_with_the_sitting_dealer(tmp_path: Path) -> None:
         "Вера", "", "100", "н", "0", "120", "", "", "", "",  # next default: Боря sits; talon points default 0
     ]  # fmt: skip
     console = Console(lines)
-    with SheetStore(tmp_path / "s.sqlite3") as store:
+    with open_store(tmp_path / "s.sqlite3") as store:
         run_sheet(store, read=console.read, write=console.write)
         sheet = Sheet.resume(store)
     assert [score.deal.sitting for score in sheet.book.deals] == [0, 1]

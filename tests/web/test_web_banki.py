@@ -9,8 +9,8 @@ from typing import Any
 from starlette.testclient import TestClient
 from web_helpers import Server, shot
 
+from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
-from koloda.web.store import SqlStore
 
 NAMES = ["Аня", "Боря", "Вера", "Гена"]
 

@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 
 from koloda.game import GameRecord
 from koloda.registry import get
-from koloda.web.store import SqlStore
+from koloda.store.sql import SqlStore
 from koloda.web.views import seat_view
 
 

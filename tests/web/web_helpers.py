@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 from starlette.testclient import TestClient
 
+from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
 from koloda.web.hub import Hub
-from koloda.web.store import SqlStore
 
 
 def app_client(tmp_path: Path, bot_delay: float) -> Iterator[TestClient]:
@@ -94,7 +94,7 @@ class Server:
         env = {**os.environ, "KOLODA_DATA_DIR": str(self.db.parent)}
         command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port)]
         self.process = subprocess.Popen(
-            [*command, "--db", f"sqlite:///{self.db}", "--bot-delay", str(self.bot_delay)],
+            [*command, "--db", str(self.db), "--bot-delay", str(self.bot_delay)],  # a path, as people type
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

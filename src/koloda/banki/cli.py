@@ -1,24 +1,28 @@
 """``koloda banki``: the interactive terminal referee (new, resume) and ``replay FILE``.
 
 The loop reads one line at a time from ``input_fn`` and writes with ``output_fn`` (tests pass their own);
-every accepted event is saved at once, so quitting, a crash or a closed terminal loses nothing.
+every accepted event is saved at once in the one store (:mod:`koloda.banki.saved`), so quitting, a crash
+or a closed terminal loses nothing, and the web app's referee page shows the same games.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from koloda.banki import store
+from koloda.banki import saved
 from koloda.banki.options import BankiOptions
 from koloda.banki.state import BankiState, new_game, replay
 from koloda.banki.text import RefereeError
-from koloda.errors import KolodaError, NotationError, RecordError
+from koloda.errors import KolodaError, NotationError, NotFoundError, RecordError, RequestError
 from koloda.game import GameRecord
 from koloda.i18n import Lang
+from koloda.store import Store
+from koloda.store.paths import add_db_argument
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
@@ -78,41 +82,59 @@ def register(subparsers: Any) -> None:
     new.add_argument("--variant", default="moscow", help="moscow (default) or chelyabinsk")
     new.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="change one option")
     new.add_argument("--seed", type=int, help="seed of the counting-out (default: a random one, recorded)")
-    new.add_argument("--force", action="store_true", help="replace an unfinished saved game")
-    resume = commands.add_parser("resume", help="go on with the saved game")
+    new.add_argument(
+        "--force", action="store_true", help="start even though a game is unfinished (it stays saved)"
+    )
+    resume = commands.add_parser("resume", help="go on with the last unfinished game (terminal or browser)")
+    resume.add_argument("--game", type=int, metavar="ID", help="go on with this game (its number)")
+    resume.add_argument(
+        "--file", type=Path, help="go on with the game of this record file (imported into the store once)"
+    )
     show = commands.add_parser("replay", help="replay a record file and show where it ended")
     show.add_argument("file", type=Path)
     for sub in (new, resume, show):
         sub.add_argument("--lang", choices=("en", "ru"), default="en", help="language of the referee")
     for sub in (new, resume):
-        sub.add_argument("--file", type=Path, help="the game file (default: in the koloda data directory)")
+        add_db_argument(sub)
     new.set_defaults(func=_new)
     resume.set_defaults(func=_resume)
     show.set_defaults(func=_replay)
 
 
 def _new(args: argparse.Namespace) -> int:
-    path: Path = args.file or store.default_path()
-    if path.exists() and not args.force:
-        try:
-            unfinished = not store.load(path).is_over()
-        except RecordError:
-            unfinished = True
-        if unfinished:
-            raise RecordError(
-                f"an unfinished game is saved in {str(path)!r}: 'koloda banki resume' goes on with it; "
-                "--force replaces it, --file keeps both"
-            )
+    from koloda.store.open import open_store
+
     options = BankiOptions.preset(args.variant).with_assignments(args.set)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     state = new_game(args.names, options, seed=seed)
-    store.save(state, path)
-    return play(state, path, args.lang)
+    with open_store(args.db) as store:
+        unfinished = saved.unfinished(store) if not args.force else None
+        if unfinished is not None:
+            names = ", ".join(saved.load(store, unfinished).names)
+            raise RequestError(
+                f"an unfinished game is saved in {store.location} (game {unfinished}: {names}): "
+                f"'koloda banki resume' goes on with it; --force starts this one and keeps that one"
+            )
+        return play(state, store, saved.create(store, state), args.lang)
 
 
 def _resume(args: argparse.Namespace) -> int:
-    path: Path = args.file or store.default_path()
-    return play(store.load(path), path, args.lang)
+    from koloda.store.legacy import import_banki_file
+    from koloda.store.open import open_store
+
+    if args.game is not None and args.file is not None:
+        raise RequestError("--game and --file both name a game: give one")
+    with open_store(args.db) as store:
+        if args.file is not None:
+            game_id: int | None = import_banki_file(store, args.file)
+        else:
+            game_id = args.game if args.game is not None else saved.unfinished(store)
+        if game_id is None:
+            raise NotFoundError(
+                f"no saved game to go on with in {store.location} (none, or all over); "
+                "start one with 'koloda banki new'"
+            )
+        return play(saved.load(store, game_id), store, game_id, args.lang)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -124,12 +146,14 @@ def _replay(args: argparse.Namespace) -> int:
 
 def play(
     state: BankiState,
-    path: Path,
+    store: Store,
+    game_id: int,
     lang: Lang = "en",
     input_fn: InputFn | None = None,
     output_fn: OutputFn | None = None,
 ) -> int:
-    """The referee loop: read an event, apply it, save, say what it did and what comes next."""
+    """The referee loop: read an event, apply it, save it as game ``game_id`` of the store, say what it did
+    and what comes next."""
     read = input_fn or input
     write = output_fn or print
     write(state.describe(lang))
@@ -154,21 +178,39 @@ def play(
         try:
             if command == "undo":
                 undone = state.undo()
+                _saved(saved.record_undo, store, game_id, state, functools.partial(state.apply, undone))
                 write(("undone: " if lang == "en" else "отменено: ") + str(undone))
             else:
                 state.apply(state.parse_event(line))
+                _saved(saved.record_event, store, game_id, state, state.undo)
         except RefereeError as exc:
             write(("not allowed: " if lang == "en" else "нельзя: ") + exc.text(lang))
             continue
+        except RecordError:
+            raise
         except (NotationError, KolodaError) as exc:
             write(("not understood: " if lang == "en" else "не понял: ") + str(exc) + _hint(lang))
             continue
-        store.save(state, path)
         for sentence in state.news_text(lang):
             write(sentence)
         write("\n".join(state.what_next(lang)))
-    write(("saved in " if lang == "en" else "сохранено в ") + str(path))
+    write(("saved in " if lang == "en" else "сохранено в ") + f"{store.location} (game {game_id})")
     return 0
+
+
+def _saved(
+    save: Callable[[Store, int, BankiState], None],
+    store: Store,
+    game_id: int,
+    state: BankiState,
+    take_back: Callable[[], object],
+) -> None:
+    """Save the change just made to ``state``; if the store refuses, take it back and raise RecordError."""
+    try:
+        save(store, game_id, state)
+    except RecordError:
+        take_back()
+        raise
 
 
 def _hint(lang: Lang) -> str:

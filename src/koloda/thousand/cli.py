@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from koloda.i18n import LANGS, Lang
 from koloda.options import add_option_arguments
+from koloda.store.paths import add_db_argument
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import load_score_file
 from koloda.thousand.table import json_result, markdown_table, winner_line
@@ -29,8 +29,11 @@ def add_commands(commands: Any) -> None:
 
     sheet = commands.add_parser("sheet", help="keep the score of a game played with real cards")
     _add_options_arguments(sheet)
-    sheet.add_argument("--resume", action="store_true", help="continue the last unfinished game")
-    sheet.add_argument("--db", type=Path, help="the SQLite file (default: the user's data directory)")
+    sheet.add_argument(
+        "--resume", action="store_true", help="continue the last unfinished sheet (terminal or browser)"
+    )
+    sheet.add_argument("--sheet", type=int, metavar="ID", help="continue this sheet (its number)")
+    add_db_argument(sheet)
     sheet.set_defaults(func=_sheet)
 
 
@@ -53,11 +56,11 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _sheet(args: argparse.Namespace) -> int:
-    from koloda.thousand.sheet import SheetStore, default_db_path, run_sheet
+    from koloda.store.open import open_store
+    from koloda.thousand.sheet import run_sheet
 
-    path = args.db if args.db is not None else default_db_path(os.environ)
     options = None
     if args.preset is not None or args.option:
         options = ThousandOptions.preset(args.preset or "default").with_assignments(args.option)
-    with SheetStore(path) as store:
-        return run_sheet(store, options=options, resume=args.resume, lang=args.lang)
+    with open_store(args.db) as store:
+        return run_sheet(store, options=options, resume=args.resume, sheet_id=args.sheet, lang=args.lang)

@@ -1,23 +1,21 @@
 """``koloda thousand sheet``: a score keeper for a game of Thousand played with real cards.
 
-:class:`Sheet` is the logic (players, deals, undo, exports), saved after every change in a
-:class:`SheetStore` (SQLite), so that a closed terminal loses nothing; :func:`run_sheet` is the thin
-prompt loop, driven by ``read``/``write`` functions so that tests feed it lines.
+:class:`Sheet` is the logic (players, deals, undo, exports), saved after every change in the one store
+(:mod:`koloda.store`), so that a closed terminal loses nothing and the web app's score sheet page shows
+the same sheets (a sheet started in one goes on in the other); :func:`run_sheet` is the thin prompt
+loop, driven by ``read``/``write`` functions so that tests feed it lines.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import sqlite3
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Literal, TypeVar
 
-from koloda.errors import KolodaError
+from koloda.errors import KolodaError, NotFoundError, RecordError, RequestError
 from koloda.i18n import Lang
+from koloda.store import Store
 from koloda.term import Quit, Read, Write, ask, say
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import (
@@ -42,131 +40,50 @@ from koloda.thousand.table import csv_table, markdown_table, status_line, winner
 T = TypeVar("T")
 Format = Literal["md", "csv", "jsonl"]
 FORMATS: tuple[Format, ...] = ("md", "csv", "jsonl")
-DB_NAME = "thousand-sheet.sqlite3"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    created TEXT NOT NULL,
-    players TEXT NOT NULL,
-    options TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS deals (
-    game INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    deal TEXT NOT NULL,
-    PRIMARY KEY (game, seq)
-);
-"""
 
 
-def default_db_path(environ: Mapping[str, str]) -> Path:
-    """KOLODA_DATA_DIR if set (tests), else the user's data directory (platformdirs)."""
-    directory = environ.get("KOLODA_DATA_DIR")
-    if not directory:
-        import platformdirs
-
-        directory = platformdirs.user_data_dir("koloda")
-    return Path(directory) / DB_NAME
-
-
-class SheetStore:
-    """The SQLite file of saved games; every write is committed at once."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path)
-            self._db.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
-            raise KolodaError(f"cannot open the score sheet database {str(self.path)!r}: {exc}") from None
-
-    def __enter__(self) -> SheetStore:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
-
-    def close(self) -> None:
-        self._db.close()
-
-    def create_game(self, players: Sequence[Player], options: ThousandOptions) -> int:
-        players_json = json.dumps([player.to_json() for player in players], ensure_ascii=False)
-        with self._db:
-            cursor = self._db.execute(
-                "INSERT INTO games (created, players, options) VALUES (?, ?, ?)",
-                (
-                    datetime.now(UTC).isoformat(timespec="seconds"),
-                    players_json,
-                    json.dumps(options.to_dict()),
-                ),
-            )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
-
-    def add_deal(self, game: int, seq: int, deal: dict[str, Any]) -> None:
-        with self._db:
-            self._db.execute(
-                "INSERT INTO deals (game, seq, deal) VALUES (?, ?, ?)",
-                (game, seq, json.dumps(deal, ensure_ascii=False)),
-            )
-
-    def remove_deal(self, game: int, seq: int) -> None:
-        with self._db:
-            self._db.execute("DELETE FROM deals WHERE game = ? AND seq = ?", (game, seq))
-
-    def games(self) -> list[int]:
-        """Saved game ids, newest last."""
-        return [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id")]
-
-    def load(self, game: int) -> tuple[list[Any], dict[str, Any], list[Any]]:
-        """(players, options, deals) of a saved game, as stored (JSON values)."""
-        row = self._db.execute("SELECT players, options FROM games WHERE id = ?", (game,)).fetchone()
-        if row is None:
-            raise KolodaError(f"no saved game {game} in {str(self.path)!r}")
-        deals = self._db.execute("SELECT deal FROM deals WHERE game = ? ORDER BY seq", (game,))
-        return json.loads(row[0]), json.loads(row[1]), [json.loads(deal) for (deal,) in deals]
+def load_game(store: Store, sheet_id: int) -> ScoredGame:
+    """A stored score sheet, every deal scored again from its lines (NotFoundError if there is none)."""
+    players_json, options_json, deals = store.load_sheet(sheet_id)
+    players = tuple(
+        Player.named(item) if isinstance(item, str) else Player.named(item["name"], item["gender"])
+        for item in players_json
+    )
+    game = ScoredGame(players, ScoreBook(ThousandOptions.from_mapping(options_json), len(players)))
+    for deal in deals:
+        game.book.apply(deal_from_json(deal, players, game.book))
+    return game
 
 
 class Sheet:
     """One game's score sheet: every change is scored by a ScoreBook and saved in the store at once."""
 
-    def __init__(self, store: SheetStore, game_id: int, game: ScoredGame) -> None:
+    def __init__(self, store: Store, game_id: int, game: ScoredGame) -> None:
         self.store = store
         self.game_id = game_id
         self.game = game
 
     @classmethod
-    def new(cls, store: SheetStore, players: Sequence[Player], options: ThousandOptions) -> Sheet:
+    def new(cls, store: Store, players: Sequence[Player], options: ThousandOptions) -> Sheet:
         """Start a game and save it."""
         players = check_players(players)
         book = ScoreBook(options, len(players))
-        return cls(store, store.create_game(players, options), ScoredGame(tuple(players), book))
+        sheet_id = store.create_sheet([player.to_json() for player in players], options.to_dict())
+        return cls(store, sheet_id, ScoredGame(tuple(players), book))
 
     @classmethod
-    def load(cls, store: SheetStore, game_id: int) -> Sheet:
+    def load(cls, store: Store, game_id: int) -> Sheet:
         """A saved game, every deal scored again from the stored lines."""
-        players_json, options_json, deals = store.load(game_id)
-        players = tuple(
-            Player.named(item) if isinstance(item, str) else Player.named(item["name"], item["gender"])
-            for item in players_json
-        )
-        game = ScoredGame(players, ScoreBook(ThousandOptions.from_mapping(options_json), len(players)))
-        for deal in deals:
-            game.book.apply(deal_from_json(deal, players, game.book))
-        return cls(store, game_id, game)
+        return cls(store, game_id, load_game(store, game_id))
 
     @classmethod
-    def resume(cls, store: SheetStore) -> Sheet:
-        """The most recent saved game that has not ended."""
-        for game_id in reversed(store.games()):
+    def resume(cls, store: Store) -> Sheet:
+        """The most recently started saved game that has not ended, kept in the terminal or the browser."""
+        for game_id in reversed(store.sheet_ids()):
             sheet = cls.load(store, game_id)
             if not sheet.game.book.is_over:
                 return sheet
-        raise KolodaError(f"no unfinished game to resume in {str(store.path)!r}")
+        raise NotFoundError(f"no unfinished game to resume in {store.location}")
 
     @property
     def book(self) -> ScoreBook:
@@ -176,17 +93,17 @@ class Sheet:
         """Score a deal and save it; a bad deal raises ScoringError and nothing is saved."""
         score = self.book.apply(deal)
         try:
-            self.store.add_deal(self.game_id, len(self.book.deals), deal_to_json(deal, self.game.names))
-        except sqlite3.Error as exc:
+            self.store.add_sheet_deal(self.game_id, len(self.book.deals), deal_to_json(deal, self.game.names))
+        except RecordError as exc:
             self.book.undo()
-            raise KolodaError(f"the deal was not saved: {exc}") from None
+            raise RecordError(f"the deal was not saved: {exc}") from None
         return score
 
     def undo(self) -> DealScore:
         """Take back the last deal, in the book and in the store."""
         seq = len(self.book.deals)
         score = self.book.undo()
-        self.store.remove_deal(self.game_id, seq)
+        self.store.remove_sheet_deal(self.game_id, seq)
         return score
 
     def export(self, fmt: Format, lang: Lang = "ru") -> str:
@@ -212,20 +129,26 @@ class _Command(Exception):
 
 
 def run_sheet(
-    store: SheetStore,
+    store: Store,
     *,
     options: ThousandOptions | None = None,
     resume: bool = False,
+    sheet_id: int | None = None,
     lang: Lang = "ru",
     read: Read = input,
     write: Write = print,
 ) -> int:
-    """The interactive sheet: players, then deal after deal until the game ends or the user quits."""
-    if resume and options is not None:
-        raise KolodaError("--resume continues a saved game with its own options; drop --preset/--option")
+    """The interactive sheet: players, then deal after deal until the game ends or the user quits.
+
+    ``resume`` goes on with the last unfinished sheet, ``sheet_id`` with that one (finished or not), kept
+    in the terminal or in the browser alike.
+    """
+    if (resume or sheet_id is not None) and options is not None:
+        raise RequestError("--resume continues a saved game with its own options; drop --preset/--option")
+    sheet: Sheet | None = None
     try:
-        if resume:
-            sheet = Sheet.resume(store)
+        if resume or sheet_id is not None:
+            sheet = Sheet.resume(store) if sheet_id is None else Sheet.load(store, sheet_id)
             write(say(lang, f"Продолжаем игру {sheet.game_id}.", f"Resuming game {sheet.game_id}."))
         else:
             players = ask(
@@ -241,11 +164,15 @@ def run_sheet(
             sheet = Sheet.new(store, players, options or ThousandOptions())
         _loop(sheet, lang, read, write)
     except Quit:
+        if sheet is None:  # left before the players were entered: nothing was started
+            return 0
         write(
             say(
                 lang,
-                "Сохранено. Продолжить: koloda thousand sheet --resume",
-                "Saved. To go on: koloda thousand sheet --resume",
+                f"Сохранено. Продолжить: koloda thousand sheet --sheet {sheet.game_id}"
+                f" (или в браузере: koloda serve, /sheet/{sheet.game_id})",
+                f"Saved. To go on: koloda thousand sheet --sheet {sheet.game_id}"
+                f" (or in the browser: koloda serve, /sheet/{sheet.game_id})",
             )
         )
     return 0

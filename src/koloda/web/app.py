@@ -1,6 +1,6 @@
 """The ASGI app: pages, the JSON API and the websocket of play (Starlette).
 
->>> from koloda.web.store import SqlStore
+>>> from koloda.store.sql import SqlStore
 >>> app = create_app(SqlStore("sqlite://"))
 >>> [route.path for route in app.routes][:5]
 ['/', '/table/{id}', '/sheet', '/sheet/{id}', '/banki']
@@ -24,9 +24,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from koloda import registry
 from koloda.bots.base import LEVELS
 from koloda.i18n import LANGS
+from koloda.store import Store
 from koloda.web import banki, sheets
 from koloda.web.hub import Client, Hub, Room, WebError
-from koloda.web.store import Store
 
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096  # bytes: no legal message comes near it

@@ -1,9 +1,10 @@
-"""The banki referee page's logic: koloda.banki's referee over the web store.
+"""The banki referee page's logic: koloda.banki's referee over the one store.
 
 A game is stored as its names, options, seed and the events entered, one row each (stored before the
-answer); it is rebuilt by replaying them on every request, like ``koloda banki`` resumes.
+answer); it is rebuilt by replaying them on every request (:mod:`koloda.banki.saved`), and ``koloda
+banki resume`` goes on with the same games.
 
->>> from koloda.web.store import SqlStore
+>>> from koloda.store.sql import SqlStore
 >>> store = SqlStore("sqlite://")
 >>> game_id = create(store, {"names": ["Аня", "Боря", "Вера", "Гена"], "seed": 1})
 >>> state = add_event(store, game_id, "kick Аня 7")
@@ -17,10 +18,10 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from koloda.banki import BankiOptions, BankiState, RefereeError, legal_events, new_game, observe
-from koloda.errors import KolodaError
+from koloda.banki import BankiOptions, BankiState, RefereeError, legal_events, new_game, observe, saved
+from koloda.errors import KolodaError, NotFoundError
+from koloda.store import Store
 from koloda.web.hub import WebError
-from koloda.web.store import Store
 
 MAX_SUGGESTIONS = 40
 
@@ -47,13 +48,9 @@ def create(store: Store, request: Any) -> int:
 def load(store: Store, game_id: int) -> BankiState:
     """A stored game, its events replayed."""
     try:
-        names, options, seed, events = store.load_banki(game_id)
-    except KolodaError:
+        return saved.load(store, game_id)
+    except NotFoundError:
         raise WebError("unknown_game", f"no banki game {game_id}", 404) from None
-    state = new_game(names, BankiOptions.from_mapping(options), seed=seed)
-    for text in events:
-        state.apply(state.parse_event(text))
-    return state
 
 
 def add_event(store: Store, game_id: int, text: object) -> BankiState:
@@ -68,7 +65,7 @@ def add_event(store: Store, game_id: int, text: object) -> BankiState:
         raise WebError("bad_event", exc.text("en"), ru=exc.text("ru")) from None
     except KolodaError as exc:
         raise WebError("bad_event", str(exc)) from None
-    store.add_banki_event(game_id, len(state.history), str(state.history[-1]))
+    saved.record_event(store, game_id, state)
     return state
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from koloda.errors import RequestError
+from koloda.store.paths import add_db_argument
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -12,14 +13,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "serve",
         help="play Bank and Thousand in the browser; keep a Thousand score sheet",
-        description="Start the web app. The games are stored in a SQLite file in the user's data directory"
-        " (KOLODA_DATA_DIR overrides it) unless --db names another database.",
+        description="Start the web app. Everything is stored in the one store: a SQLite file in the data"
+        " directory (KOLODA_DATA_DIR, else the user's), where koloda thousand sheet and koloda banki keep"
+        " theirs, unless --db names another database.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument(
-        "--db", default=None, help="SQLAlchemy database URL (default: SQLite in the data dir)"
-    )
+    add_db_argument(parser)
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds a bot waits before it moves (default 0.6)"
     )
@@ -30,17 +30,19 @@ def serve(args: argparse.Namespace) -> int:
     """Open the store, print the address and run the server until interrupted."""
     import uvicorn
 
+    from koloda.store.open import open_store
     from koloda.web.app import create_app
-    from koloda.web.store import SqlStore, default_url
 
     if not 0 <= args.port <= 65535:
         raise RequestError(f"bad port {args.port}: expected 0-65535", field="port")
     if args.bot_delay < 0:
         raise RequestError(f"bad --bot-delay {args.bot_delay}: expected 0 or more seconds", field="bot_delay")
-    url = args.db or default_url()
-    app = create_app(SqlStore(url), bot_delay=args.bot_delay)
+    store = open_store(args.db)
+    app = create_app(store, bot_delay=args.bot_delay)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"koloda: serving on http://{host}:{args.port}/ (database {url}); Ctrl+C stops", flush=True)
+    print(
+        f"koloda: serving on http://{host}:{args.port}/ (database {store.location}); Ctrl+C stops", flush=True
+    )
     uvicorn.run(
         app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio", ws_max_size=65_536
     )

@@ -22,7 +22,7 @@ from koloda import registry
 from koloda.bots.base import LEVELS, Fault, RandomBot
 from koloda.errors import IllegalActionError, KolodaError, OptionsError
 from koloda.game import GameRecord, GameSpec, GameState
-from koloda.web.store import SeatRecord, Store, TableRecord
+from koloda.store import SeatRecord, Store, TableRecord
 from koloda.web.views import public_view, seat_view
 
 LOG = logging.getLogger("koloda.web")

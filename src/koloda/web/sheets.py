@@ -1,7 +1,8 @@
-"""The Thousand score sheet of the web app: koloda.thousand's scoring over the web store.
+"""The Thousand score sheet of the web app: koloda.thousand's scoring over the one store.
 
 A sheet is stored as its players, options and deal lines (the score file's JSON objects); it is scored
-again from them on every load, exactly like ``koloda thousand sheet``.
+again from them on every load by the same function as ``koloda thousand sheet``'s, and the two share
+the store: a sheet kept in the terminal goes on here and the other way round.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from koloda.errors import KolodaError
+from koloda.errors import KolodaError, NotFoundError
 from koloda.i18n import Lang
+from koloda.store import Store
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scorefile import (
     Player,
@@ -20,10 +22,10 @@ from koloda.thousand.scorefile import (
     deal_to_json,
     dump_score_file,
 )
-from koloda.thousand.scoring import ScoreBook, ScoringError
+from koloda.thousand.scoring import ScoringError
+from koloda.thousand.sheet import load_game
 from koloda.thousand.table import csv_table, markdown_table, page_table, winner_line
 from koloda.web.hub import WebError
-from koloda.web.store import Store
 
 FORMATS = {"md": "text/markdown", "csv": "text/csv", "jsonl": "application/jsonl"}
 
@@ -50,17 +52,9 @@ def create_sheet(store: Store, request: Any) -> int:
 def load_sheet(store: Store, sheet_id: int) -> ScoredGame:
     """A stored sheet, every deal scored again."""
     try:
-        players_json, options_json, deals = store.load_sheet(sheet_id)
-    except KolodaError:
+        return load_game(store, sheet_id)
+    except NotFoundError:
         raise WebError("unknown_sheet", f"no score sheet {sheet_id}", 404) from None
-    players = tuple(
-        Player.named(item) if isinstance(item, str) else Player.named(item["name"], item["gender"])
-        for item in players_json
-    )
-    game = ScoredGame(players, ScoreBook(ThousandOptions.from_mapping(options_json), len(players)))
-    for deal in deals:
-        game.book.apply(deal_from_json(deal, players, game.book))
-    return game
 
 
 def add_deal(store: Store, sheet_id: int, deal: Any) -> ScoredGame:

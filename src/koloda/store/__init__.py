@@ -1,0 +1,100 @@
+"""The one store: everything koloda saves (card tables, score sheets, banki games), in one database.
+
+This module is the interface: :class:`Store` and the values it keeps. :class:`koloda.store.sql.SqlStore`
+implements it over SQLAlchemy; :func:`koloda.store.open.open_store` is how a command opens it: the
+database of ``--db`` (a file path or a SQLAlchemy URL) or the data directory's
+(:mod:`koloda.store.paths`), its schema upgraded by the Alembic migrations in ``migrations/``
+(:mod:`koloda.store.migrate`), and the files of older koloda imported once (:mod:`koloda.store.legacy`).
+docs/architecture-store.md tells the whole story.
+
+A card table is kept as what replays it (:class:`TableRecord`); a Thousand score sheet as its players,
+options and deal lines; a banki game as its names, options, seed and event lines. The values are JSON
+(the score file's objects, options as ``to_dict()``), so that the store knows no game's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat: the player's name, the secret token of its link, its bot level (None: a human), and
+    whether someone has taken it (a bot seat always is)."""
+
+    name: str
+    token: str
+    bot: str | None
+    taken: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "token": self.token, "bot": self.bot, "taken": self.taken}
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A stored table: enough to rebuild its game by replay."""
+
+    id: int
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    seats: tuple[SeatRecord, ...]
+    actions: tuple[str, ...]
+    created: str
+
+
+class Store(Protocol):
+    """Where koloda keeps everything it saves; :class:`koloda.store.SqlStore` is the implementation.
+
+    Every write is committed before the method returns. An id that names nothing raises
+    :class:`~koloda.errors.NotFoundError`; a database that cannot be read or written raises
+    :class:`~koloda.errors.RecordError`.
+    """
+
+    @property
+    def location(self) -> str:
+        """The database, for messages: a file path, or a URL without its password."""
+        ...
+
+    def close(self) -> None: ...
+
+    # -- card tables (the web app) -----------------------------------------------------------------
+
+    def create_table(
+        self, game: str, players: int, options: dict[str, Any], seed: int, seats: list[SeatRecord]
+    ) -> int: ...
+
+    def load_table(self, table_id: int) -> TableRecord: ...
+
+    def table_ids(self) -> list[int]: ...
+
+    def append_action(self, table_id: int, seq: int, action: str) -> None: ...
+
+    def set_seats(self, table_id: int, seats: list[SeatRecord]) -> None: ...
+
+    # -- Thousand score sheets (the terminal and the web app) -------------------------------------
+
+    def create_sheet(self, players: list[Any], options: dict[str, Any]) -> int: ...
+
+    def load_sheet(self, sheet_id: int) -> tuple[list[Any], dict[str, Any], list[Any]]: ...
+
+    def sheet_ids(self) -> list[int]: ...
+
+    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any]) -> None: ...
+
+    def remove_sheet_deal(self, sheet_id: int, seq: int) -> None: ...
+
+    # -- banki games (the terminal and the web app) ------------------------------------------------
+
+    def create_banki(self, names: list[str], options: dict[str, Any], seed: int) -> int: ...
+
+    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], int, list[str]]: ...
+
+    def banki_ids(self) -> list[int]: ...
+
+    def add_banki_event(self, game_id: int, seq: int, event: str) -> None: ...
+
+    def remove_banki_event(self, game_id: int, seq: int) -> None: ...

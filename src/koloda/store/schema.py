@@ -1,0 +1,74 @@
+"""The store's tables as they are at the newest migration (``migrations/versions``), for its queries.
+
+The migrations do not import this module: each revision states its own tables, as they were then, so
+that a later change here does not rewrite history. ``tests/store`` checks that a database upgraded to
+head has exactly these tables and columns.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("game", sa.String(20), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+)
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("action", sa.String(80), nullable=False),
+)
+sheets = sa.Table(
+    "sheets",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("players", sa.Text, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+)
+sheet_deals = sa.Table(
+    "sheet_deals",
+    metadata,
+    sa.Column("sheet_id", sa.Integer, sa.ForeignKey("sheets.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("deal", sa.Text, nullable=False),
+)
+banki_games = sa.Table(
+    "banki_games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("names", sa.Text, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+)
+banki_events = sa.Table(
+    "banki_events",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("banki_games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("event", sa.Text, nullable=False),
+)
+# Revision 0002: the files of older koloda imported into the store, so that none is imported twice.
+imports = sa.Table(
+    "imports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(20), nullable=False),  # "thousand-sheet" or "banki-file"
+    sa.Column("source", sa.Text, nullable=False),  # the file (or the tables) it came from, for people
+    sa.Column("digest", sa.String(64), nullable=False),  # sha256 of what was imported
+    sa.Column("ids", sa.Text, nullable=False),  # JSON: the ids it became in the store
+    sa.Column("created", sa.String(40), nullable=False),
+    sa.UniqueConstraint("kind", "digest", name="uq_imports_kind_digest"),
+)

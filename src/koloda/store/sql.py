@@ -1,0 +1,284 @@
+"""The store over SQLAlchemy Core: SQLite by default, any database SQLAlchemy reaches (PostgreSQL alike).
+
+Opening it runs the migrations (:mod:`koloda.store.migrate`) in one transaction. On SQLite every
+transaction is a real one, DDL included (the driver's own transaction handling is turned off and koloda
+says ``BEGIN``), and a write takes the lock at once (``BEGIN IMMEDIATE``) so that two programs on one
+file, say ``koloda serve`` and ``koloda thousand sheet``, wait for each other rather than fail.
+
+>>> store = SqlStore("sqlite://")
+>>> seats = [SeatRecord("Аня", "t" * 22, None, False), SeatRecord("Bot", "u" * 22, "easy", True)]
+>>> table_id = store.create_table("bank", 2, {}, 7, seats)
+>>> store.append_action(table_id, 1, "7H")
+>>> store.load_table(table_id).actions
+('7H',)
+>>> store.load_sheet(5)
+Traceback (most recent call last):
+koloda.errors.NotFoundError: no score sheet 5 in an in-memory database
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import sqlalchemy as sa
+from alembic.util import CommandError
+
+from koloda.errors import NotFoundError, RecordError
+from koloda.store import SeatRecord, TableRecord, migrate
+from koloda.store.schema import actions, banki_events, banki_games, sheet_deals, sheets, tables
+
+_MEMORY = ("sqlite://", "sqlite:///:memory:")
+_BEGIN = "koloda_sqlite_begin"  # an execution option: how the next transaction begins on SQLite
+
+
+def make_engine(url: str) -> sa.Engine:
+    """An engine for ``url``; on SQLite, with transactions that hold DDL too and writes that lock first."""
+    if url in _MEMORY:  # one shared connection, or every connection is a new empty database
+        engine = sa.create_engine(
+            url, poolclass=sa.pool.StaticPool, connect_args={"check_same_thread": False}
+        )
+    else:
+        engine = sa.create_engine(url)
+    if engine.dialect.name == "sqlite":
+
+        @sa.event.listens_for(engine, "connect")
+        def no_driver_transactions(dbapi_connection: Any, record: Any) -> None:
+            dbapi_connection.isolation_level = None
+
+        @sa.event.listens_for(engine, "begin")
+        def begin(connection: sa.Connection) -> None:
+            connection.exec_driver_sql(f"BEGIN {connection.get_execution_options().get(_BEGIN, '')}".strip())
+
+    return engine
+
+
+def now() -> str:
+    """The time of a new row, as the store writes it (UTC, to the second)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def insert(db: sa.Connection, table: sa.Table, **values: Any) -> int:
+    """Insert one row; its new id."""
+    key = db.execute(table.insert().values(**values)).inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def banki_row(names: list[str], options: dict[str, Any], seed: int) -> dict[str, Any]:
+    """A new row of ``banki_games``."""
+    return {
+        "names": json.dumps(names, ensure_ascii=False),
+        "options": json.dumps(options),
+        "seed": seed,
+        "created": now(),
+    }
+
+
+def _reason(exc: BaseException) -> str:
+    """The driver's one-line reason, without SQLAlchemy's statement and links."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class SqlStore:
+    """The store in any database SQLAlchemy reaches; opening it upgrades the schema (RecordError if it
+    cannot be opened or upgraded: then nothing in it has changed)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._engine: sa.Engine | None = None
+        self.path: Path | None = None  # the SQLite file, if the database is one
+        self.location = url  # the database, for messages: a file path, or the URL without its password
+        try:
+            parsed = sa.make_url(url)
+            if parsed.get_backend_name() != "sqlite":
+                self.location = parsed.render_as_string(hide_password=True)
+            elif parsed.database in (None, "", ":memory:"):
+                self.location = "an in-memory database"
+            else:
+                self.path = Path(str(parsed.database))
+                self.location = str(self.path)
+            self._engine = make_engine(url)
+            with self._engine.connect() as connection:  # a read first: most of the time that is all
+                current = migrate.current(connection)
+            with self._transaction(begin="IMMEDIATE" if current != migrate.head() else "") as connection:
+                migrate.upgrade(connection, self.location)
+        except RecordError:
+            self.close()
+            raise
+        except (sa.exc.SQLAlchemyError, CommandError, ImportError, OSError, ValueError) as exc:
+            self.close()
+            raise RecordError(f"cannot open the database {self.location}: {_reason(exc)}") from None
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def __enter__(self) -> SqlStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self, begin: str = "IMMEDIATE") -> Iterator[sa.Connection]:
+        """A transaction; on SQLite ``BEGIN IMMEDIATE`` (the write lock at once) unless ``begin`` is ""."""
+        if self._engine is None:
+            raise RecordError(f"the database {self.location} is closed")
+        with self._engine.connect() as connection:
+            connection.execution_options(**{_BEGIN: begin})
+            with connection.begin():
+                yield connection
+
+    @contextmanager
+    def transaction(self) -> Iterator[sa.Connection]:
+        """A connection in a write transaction, committed at the end (rolled back on an exception);
+        RecordError if the database cannot be written."""
+        try:
+            with self._transaction() as connection:
+                yield connection
+        except sa.exc.SQLAlchemyError as exc:
+            raise RecordError(f"cannot write to the database {self.location}: {_reason(exc)}") from None
+
+    @contextmanager
+    def reading(self) -> Iterator[sa.Connection]:
+        """A connection to read with (RecordError if the database cannot be read)."""
+        if self._engine is None:
+            raise RecordError(f"the database {self.location} is closed")
+        try:
+            with self._engine.connect() as connection:
+                yield connection
+        except sa.exc.SQLAlchemyError as exc:
+            raise RecordError(f"cannot read the database {self.location}: {_reason(exc)}") from None
+
+    def _insert(self, table: sa.Table, **values: Any) -> int:
+        with self.transaction() as db:
+            return insert(db, table, **values)
+
+    def _ids(self, table: sa.Table) -> list[int]:
+        with self.reading() as db:
+            return list(db.execute(sa.select(table.c.id).order_by(table.c.id)).scalars())
+
+    # A table's actions, a sheet's deals and a banki game's events are lines: (parent id, seq, text).
+
+    @staticmethod
+    def _lines(db: sa.Connection, lines: sa.Table, key: int) -> list[str]:
+        parent, seq, text = lines.columns
+        return list(db.execute(sa.select(text).where(parent == key).order_by(seq)).scalars())
+
+    def _add_line(self, lines: sa.Table, key: int, number: int, line: str) -> None:
+        parent, seq, text = lines.columns
+        with self.transaction() as db:
+            db.execute(lines.insert().values({parent: key, seq: number, text: line}))
+
+    def _remove_line(self, lines: sa.Table, key: int, number: int) -> None:
+        parent, seq, _ = lines.columns
+        with self.transaction() as db:
+            db.execute(lines.delete().where(parent == key, seq == number))
+
+    def _row(self, db: sa.Connection, table: sa.Table, key: int, what: str) -> sa.Row[Any]:
+        row = db.execute(table.select().where(table.c.id == key)).first()
+        if row is None:
+            raise NotFoundError(f"no {what} {key} in {self.location}")
+        return row
+
+    # -- card tables -------------------------------------------------------------------------------
+
+    def create_table(
+        self, game: str, players: int, options: dict[str, Any], seed: int, seats: list[SeatRecord]
+    ) -> int:
+        return self._insert(
+            tables,
+            game=game,
+            players=players,
+            options=json.dumps(options),
+            seed=seed,
+            seats=json.dumps([seat.to_json() for seat in seats], ensure_ascii=False),
+            created=now(),
+        )
+
+    def load_table(self, table_id: int) -> TableRecord:
+        with self.reading() as db:
+            row = self._row(db, tables, table_id, "table")
+            return TableRecord(
+                id=row.id,
+                game=row.game,
+                players=row.players,
+                options=json.loads(row.options),
+                seed=row.seed,
+                seats=tuple(SeatRecord(**seat) for seat in json.loads(row.seats)),
+                actions=tuple(self._lines(db, actions, table_id)),
+                created=row.created,
+            )
+
+    def table_ids(self) -> list[int]:
+        return self._ids(tables)
+
+    def append_action(self, table_id: int, seq: int, action: str) -> None:
+        """Store action number ``seq`` (from 1); a second writer of the same number fails."""
+        self._add_line(actions, table_id, seq, action)
+
+    def set_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
+        with self.transaction() as db:
+            db.execute(
+                tables.update()
+                .where(tables.c.id == table_id)
+                .values(seats=json.dumps([seat.to_json() for seat in seats], ensure_ascii=False))
+            )
+
+    # -- Thousand score sheets ---------------------------------------------------------------------
+
+    def create_sheet(self, players: list[Any], options: dict[str, Any]) -> int:
+        return self._insert(
+            sheets,
+            players=json.dumps(players, ensure_ascii=False),
+            options=json.dumps(options),
+            created=now(),
+        )
+
+    def load_sheet(self, sheet_id: int) -> tuple[list[Any], dict[str, Any], list[Any]]:
+        """(players, options, deals) of a stored score sheet, as JSON values."""
+        with self.reading() as db:
+            row = self._row(db, sheets, sheet_id, "score sheet")
+            deals = self._lines(db, sheet_deals, sheet_id)
+            return json.loads(row.players), json.loads(row.options), [json.loads(deal) for deal in deals]
+
+    def sheet_ids(self) -> list[int]:
+        return self._ids(sheets)
+
+    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any]) -> None:
+        self._add_line(sheet_deals, sheet_id, seq, json.dumps(deal, ensure_ascii=False))
+
+    def remove_sheet_deal(self, sheet_id: int, seq: int) -> None:
+        self._remove_line(sheet_deals, sheet_id, seq)
+
+    # -- banki games -------------------------------------------------------------------------------
+
+    def create_banki(self, names: list[str], options: dict[str, Any], seed: int) -> int:
+        return self._insert(banki_games, **banki_row(names, options, seed))
+
+    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], int, list[str]]:
+        """(names, options, seed, events) of a stored banki game."""
+        with self.reading() as db:
+            row = self._row(db, banki_games, game_id, "banki game")
+            events = self._lines(db, banki_events, game_id)
+            return json.loads(row.names), json.loads(row.options), row.seed, events
+
+    def banki_ids(self) -> list[int]:
+        return self._ids(banki_games)
+
+    def add_banki_event(self, game_id: int, seq: int, event: str) -> None:
+        self._add_line(banki_events, game_id, seq, event)
+
+    def remove_banki_event(self, game_id: int, seq: int) -> None:
+        self._remove_line(banki_events, game_id, seq)

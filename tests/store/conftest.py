@@ -1,0 +1,47 @@
+"""Fixtures of the store's tests: copies of what koloda 0.1.0 saved (``fixtures/``, see its README) and
+what it held then (``fixtures/expected.json``). ``fixtures/make_fixtures.py`` runs only on the code of
+0.1.0, never here."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store_helpers import FIXTURES, LEGACY_DIR, RELEASE_DB
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette's TestClient still works with httpx
+import starlette.testclient  # noqa: E402, F401  # imported once here, where the filter holds
+
+# Not test modules: make_fixtures.py (it needs the code of 0.1.0) and this file (--doctest-modules would
+# import it as "conftest", a name tests/web/conftest.py has already taken).
+collect_ignore = ["fixtures/make_fixtures.py", "conftest.py"]
+
+
+@pytest.fixture
+def expected() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture
+def release_db(tmp_path: Path) -> Path:
+    """A copy of the web app's database made by koloda 0.1.0."""
+    copy = tmp_path / "release" / "koloda-web.sqlite3"
+    copy.parent.mkdir()
+    shutil.copyfile(RELEASE_DB, copy)
+    return copy
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The data directory of someone who used koloda 0.1.0 in the terminal and in the browser: its web
+    database, its terminal score sheets and its banki game file; KOLODA_DATA_DIR points at it."""
+    directory = tmp_path / "data"
+    shutil.copytree(LEGACY_DIR, directory)
+    shutil.copyfile(RELEASE_DB, directory / "koloda-web.sqlite3")
+    monkeypatch.setenv("KOLODA_DATA_DIR", str(directory))
+    return directory

@@ -1,0 +1,243 @@
+"""A database made by koloda 0.1.0 opens in the one store with its data intact, and a database that
+cannot be opened or upgraded is refused in one line with nothing changed."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from starlette.testclient import TestClient
+
+from koloda.cli import main
+from koloda.errors import RecordError
+from koloda.game import GameRecord
+from koloda.registry import get
+from koloda.store import migrate
+from koloda.store.schema import metadata
+from koloda.store.sql import SqlStore
+from koloda.thousand.sheet import Sheet
+from koloda.web.app import create_app
+
+BANKI_TABLES = ("banki_events", "banki_games")
+
+
+def url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def sqlite_tables(path: Path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return sorted(name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+
+
+def version(path: Path) -> str:
+    with sqlite3.connect(path) as db:
+        (found,) = db.execute("SELECT version_num FROM alembic_version").fetchone()
+    return str(found)
+
+
+@pytest.fixture
+def upgraded(release_db: Path) -> Iterator[SqlStore]:
+    assert "alembic_version" not in sqlite_tables(release_db)  # as 0.1.0 left it
+    with SqlStore(url(release_db)) as store:
+        yield store
+
+
+def test_the_release_database_is_stamped_and_upgraded_to_head(upgraded: SqlStore, release_db: Path) -> None:
+    assert version(release_db) == migrate.head() == migrate.revisions()[-1]
+    assert migrate.revisions()[0] == "0001"
+    assert set(sqlite_tables(release_db)) == {"alembic_version", *metadata.tables}
+    with upgraded.reading() as db:  # what the migrations made is what the store's queries expect
+        assert compare_metadata(MigrationContext.configure(db), metadata) == []
+
+
+def test_every_table_replays_to_the_same_state(upgraded: SqlStore, expected: dict[str, Any]) -> None:
+    tables = expected["web"]["tables"]
+    assert upgraded.table_ids() == [int(key) for key in tables]
+    with TestClient(create_app(upgraded, bot_delay=60)) as client:
+        for key, was in tables.items():
+            record = upgraded.load_table(int(key))
+            assert {
+                "game": record.game,
+                "players": record.players,
+                "options": record.options,
+                "seed": record.seed,
+                "seats": [seat.to_json() for seat in record.seats],
+                "actions": list(record.actions),
+                "created": record.created,
+            } == was["record"]
+            state = get(record.game).replay(
+                GameRecord(record.game, record.players, record.options, record.actions, seed=record.seed)
+            )
+            assert state.current_player == was["to_move"]
+            assert sorted(state.action_text(action) for action in state.legal_actions()) == was["legal"]
+            assert client.get(f"/api/tables/{key}").json() == was["info"]
+            with client.websocket_connect(f"/ws/{key}") as ws:
+                ws.send_json({"type": "hello"})
+                frame = ws.receive_json()
+            assert {name: frame[name] for name in was["spectator"]} == was["spectator"]
+
+
+def test_every_sheet_scores_the_same_in_the_browser_and_the_terminal(
+    upgraded: SqlStore, expected: dict[str, Any]
+) -> None:
+    sheets = expected["web"]["sheets"]
+    assert upgraded.sheet_ids() == [int(key) for key in sheets]
+    with TestClient(create_app(upgraded)) as client:
+        for key, was in sheets.items():
+            assert client.get(f"/api/sheets/{key}").json() == was["sheet"]
+            assert client.get(f"/api/sheets/{key}/export/jsonl").text == was["jsonl"]
+            sheet = Sheet.load(upgraded, int(key))
+            assert sheet.export("jsonl") == was["jsonl"]
+            assert [row[-1] for row in was["sheet"]["chart"]["series"]] == list(sheet.book.totals)
+
+
+def test_every_banki_game_replays_the_same(upgraded: SqlStore, expected: dict[str, Any]) -> None:
+    games = expected["web"]["banki"]
+    assert upgraded.banki_ids() == [int(key) for key in games]
+    with TestClient(create_app(upgraded)) as client:
+        for key, was in games.items():
+            assert list(upgraded.load_banki(int(key))) == was["stored"]
+            game = client.get(f"/api/banki/{key}").json()
+            assert game["view"] == was["view"] and game["over"] == was["over"]
+
+
+def test_the_upgraded_database_goes_on_like_a_new_one(upgraded: SqlStore, expected: dict[str, Any]) -> None:
+    with TestClient(create_app(upgraded)) as client:
+        deal = {"declarer": "Вера", "bid": 100, "points": {"Аня": 10, "Боря": 10, "Вера": 100}}
+        answer = client.post("/api/sheets/1/deals", json=deal)
+        assert answer.status_code == 200 and answer.json()["deals"] == 4
+        assert client.post("/api/banki", json={"names": ["A", "B", "C", "D"]}).json()["id"] == 3
+    assert upgraded.table_ids() == [1, 2]
+
+
+def test_a_database_from_before_the_banki_referee_gets_its_tables(release_db: Path) -> None:
+    with sqlite3.connect(release_db) as db:  # what the release before issue 8 made: four tables
+        for name in BANKI_TABLES:
+            db.execute(f"DROP TABLE {name}")
+    with SqlStore(url(release_db)) as store:
+        assert store.banki_ids() == [] and store.sheet_ids() == [1, 2]
+        assert len(store.load_table(2).actions) == 28
+        game_id = store.create_banki(["A", "B", "C", "D"], {}, 1)
+        store.add_banki_event(game_id, 1, "count")
+        assert store.load_banki(game_id)[3] == ["count"]
+    assert version(release_db) == migrate.head()
+
+
+def test_opening_again_changes_nothing(upgraded: SqlStore, release_db: Path) -> None:
+    upgraded.close()
+    before = release_db.read_bytes()
+    SqlStore(url(release_db)).close()
+    assert release_db.read_bytes() == before
+
+
+def test_a_new_database_gets_every_revision_and_they_go_down_and_up(tmp_path: Path) -> None:
+    from alembic import command
+
+    path = tmp_path / "new.sqlite3"
+    SqlStore(url(path)).close()
+    assert version(path) == migrate.head()
+    engine = sa.create_engine(url(path))
+    with engine.begin() as db:
+        command.downgrade(migrate._config(db), "0001")
+    assert "imports" not in sqlite_tables(path) and version(path) == "0001"
+    SqlStore(url(path)).close()
+    assert "imports" in sqlite_tables(path) and version(path) == migrate.head()
+    engine.dispose()
+
+
+# -- refused, and left as it was ------------------------------------------------------------------------
+
+
+def refused(path: Path, match: str) -> None:
+    """Opening ``path`` raises RecordError matching ``match``, in one line, and leaves it as it was."""
+    before = path.read_bytes()
+    with pytest.raises(RecordError, match=match) as caught:
+        SqlStore(url(path))
+    assert "\n" not in str(caught.value)
+    assert path.read_bytes() == before
+
+
+def test_a_database_of_a_newer_koloda_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "newer.sqlite3"
+    SqlStore(url(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0099'")
+    refused(path, r"made by a newer koloda \(schema revision '0099'; this one knows up to '0002'\)")
+
+
+def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database, but somebody's notes\n" * 100, encoding="utf-8")
+    refused(path, "cannot open the database .*notes.txt: file is not a database")
+
+
+def test_a_database_with_a_table_of_the_same_name_but_not_koloda_s_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE tables (name TEXT, legs INTEGER)")
+        db.execute("INSERT INTO tables VALUES ('kitchen', 4)")
+    refused(path, "not koloda's: its table 'tables' has no column 'id', 'game'")
+    assert sqlite_tables(path) == ["tables"]
+
+
+def test_an_upgrade_that_fails_half_way_leaves_the_database_as_it_was(release_db: Path) -> None:
+    with sqlite3.connect(release_db) as db:  # revision 0002 will fail to create its table
+        db.execute("CREATE TABLE imports (x INTEGER)")
+    tables = sqlite_tables(release_db)
+    refused(release_db, "table imports already exists")
+    assert sqlite_tables(release_db) == tables  # no alembic_version: the baseline was not kept either
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["serve", "--port", "0"],
+        ["thousand", "sheet", "--resume"],
+        ["banki", "new", "Ann", "Bob", "Cat", "Dan"],
+        ["banki", "resume"],
+    ],
+)
+def test_every_storing_command_refuses_a_bad_database_in_one_line(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database\n" * 300, encoding="utf-8")
+    assert main([*command, "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("koloda: error: cannot open the database ") and err.count("\n") == 1
+    assert path.read_text(encoding="utf-8") == "not a database\n" * 300
+
+
+def test_a_bad_database_in_a_new_process_gives_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "newer.sqlite3"
+    SqlStore(url(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0099'")
+    result = subprocess.run(
+        [sys.executable, "-m", "koloda", "thousand", "sheet", "--db", str(path)],
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("koloda: error: the database") and "upgrade koloda" in result.stderr
+
+
+def test_two_programs_opening_a_new_database_at_once_both_succeed(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite3"
+    program = f"from koloda.store.sql import SqlStore; SqlStore({url(path)!r}).close()"
+    processes = [subprocess.Popen([sys.executable, "-c", program], stderr=subprocess.PIPE) for _ in range(3)]
+    for process in processes:
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err.decode()
+    assert version(path) == migrate.head()
