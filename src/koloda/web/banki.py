@@ -5,7 +5,7 @@ answer); it is rebuilt by replaying them on every request, like ``koloda banki``
 
 >>> from koloda.web.store import SqlStore
 >>> store = SqlStore("sqlite://")
->>> game_id = create(store, {"names": ["Аня", "Боря", "Вера", "Гена"], "seed": 1})
+>>> game_id = create(store, NewBanki(names=["Аня", "Боря", "Вера", "Гена"], seed=1))
 >>> state = add_event(store, game_id, "kick Аня 7")
 >>> state.history[-1].player
 'Аня'
@@ -14,33 +14,31 @@ answer); it is rebuilt by replaying them on every request, like ``koloda banki``
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
 from typing import Any
 
-from koloda.banki import BankiOptions, BankiState, RefereeError, legal_events, new_game, observe
-from koloda.errors import KolodaError
-from koloda.web.hub import WebError
+from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe
+from koloda.errors import KolodaError, NotationError
+from koloda.web.refusals import refuse, wrap
+from koloda.web.schemas import NewBanki
 from koloda.web.store import Store
 
 MAX_SUGGESTIONS = 40
 
 
-def create(store: Store, request: Any) -> int:
+def create(store: Store, request: NewBanki) -> int:
     """A new game from ``{"names": [...], "preset": "moscow", "options": {...}, "seed"?}``."""
-    known = {"names", "preset", "options", "seed"}
-    if not isinstance(request, Mapping) or set(request) - known:
-        raise WebError(
-            "bad_request", 'a new banki game is {"names": [...], "preset": name, "options": {...}}'
-        )
-    names = request.get("names")
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise WebError("bad_request", f"names must be a list of names, not {names!r}")
-    seed = request.get("seed", secrets.randbits(31))
     try:
-        options = BankiOptions.preset(request.get("preset", "moscow")).replace(**request.get("options", {}))
-        state = new_game([name.strip() for name in names], options, seed=seed)
+        base = BankiOptions.preset(request.preset)
     except KolodaError as exc:
-        raise WebError("bad_options", str(exc)) from None
+        raise wrap("bad_options", exc, field="preset") from None
+    seed = secrets.randbits(31) if request.seed is None else request.seed
+    try:
+        options = base.replace(**request.options)
+        state = new_game(request.names, options, seed=seed)
+    except NotationError as exc:  # a name the event notation cannot use
+        raise wrap("bad_names", exc, field="names") from None
+    except KolodaError as exc:
+        raise wrap("bad_options", exc, field="options") from None
     return store.create_banki(list(state.names), options.to_dict(), seed)
 
 
@@ -49,25 +47,21 @@ def load(store: Store, game_id: int) -> BankiState:
     try:
         names, options, seed, events = store.load_banki(game_id)
     except KolodaError:
-        raise WebError("unknown_game", f"no banki game {game_id}", 404) from None
+        raise refuse("unknown_game", id=game_id) from None
     state = new_game(names, BankiOptions.from_mapping(options), seed=seed)
     for text in events:
         state.apply(state.parse_event(text))
     return state
 
 
-def add_event(store: Store, game_id: int, text: object) -> BankiState:
+def add_event(store: Store, game_id: int, text: str) -> BankiState:
     """Referee one event line; a refused one names the reason (in both languages) and is not stored."""
     state = load(store, game_id)
-    if not isinstance(text, str) or not text.strip():
-        raise WebError("bad_event", f"an event is a line of text like 'hit Аня', not {text!r}")
     try:
         event = state.parse_event(text)
         state.apply(event)
-    except RefereeError as exc:
-        raise WebError("bad_event", exc.text("en"), ru=exc.text("ru")) from None
     except KolodaError as exc:
-        raise WebError("bad_event", str(exc)) from None
+        raise wrap("bad_event", exc, field="event") from None
     store.add_banki_event(game_id, len(state.history), str(state.history[-1]))
     return state
 
@@ -76,7 +70,7 @@ def undo(store: Store, game_id: int) -> BankiState:
     """Take back the last event."""
     state = load(store, game_id)
     if not state.history:
-        raise WebError("nothing_to_undo", "no event to take back", ru="нечего отменять")
+        raise refuse("no_event_to_undo")
     store.remove_banki_event(game_id, len(state.history))
     state.undo()
     return state
