@@ -28,7 +28,7 @@ from koloda.web import banki, refusals, schemas, sheets
 from koloda.web.bots import LEVELS
 from koloda.web.games import GAMES
 from koloda.web.hub import Client, Hub, Room
-from koloda.web.schemas import Act, ExportQuery, Hello, NoBody, NoQuery, Ping, Sync
+from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, Ping, Sync
 from koloda.web.store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -175,7 +175,7 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
             # The deal line is any JSON value: the score file's reader checks it.
             game = sheets.add_deal(store, sheet_id, schemas.parse_json(await _raw(request)))
         elif action == "undo":
-            await _body(request, NoBody)
+            schemas.no_body(await _raw(request))
             game = sheets.undo_deal(store, sheet_id)
         elif action is None:
             game = sheets.load_sheet(store, sheet_id)
@@ -218,7 +218,7 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
             event = schemas.body(await _raw(request), schemas.BankiEvent, keys={"event": "event_shape"})
             state = banki.add_event(store, game_id, event.event)
         elif action == "undo":
-            await _body(request, NoBody)
+            schemas.no_body(await _raw(request))
             state = banki.undo(store, game_id)
         elif action is None:
             state = banki.load(store, game_id)

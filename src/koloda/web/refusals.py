@@ -229,8 +229,12 @@ REASONS: dict[str, tuple[str, str]] = {
         "неизвестный ключ {key}; известные ключи: {known}",
     ),
     "extra_forbidden_in": (
-        "unknown key {key} in {parent}; known keys: {known}",
-        "неизвестный ключ {key} в {parent}; известные ключи: {known}",
+        "unknown key {key} at {field}; known keys there: {known}",
+        "неизвестный ключ {key} ({field}); известные там ключи: {known}",
+    ),
+    "extra_forbidden_none": (
+        "unknown key {key}: nothing is taken here",
+        "неизвестный ключ {key}: здесь ничего не принимается",
     ),
     "int_type": (
         "{field} must be a whole number, not {input}",
@@ -300,7 +304,10 @@ REASONS: dict[str, tuple[str, str]] = {
         "{field}: a name must be 1-{max} characters without control characters, not {input}",
         "{field}: имя — от 1 до {max} символов без управляющих, а не {input}",
     ),
-    "game": ("unknown game {input}; games: {choices}", "неизвестная игра {input}; игры: {choices}"),
+    "game": (
+        "{field}: unknown game {input}; games: {choices}",
+        "{field}: неизвестная игра {input}; игры: {choices}",
+    ),
     "players_range": (
         "{field} must be {low}-{high} for {game}, not {input}",
         "{field}: в {game} играют от {low} до {high}, а не {input}",
@@ -477,10 +484,14 @@ def _reason(error: ErrorDetails, loc: tuple[int | str, ...], model: object) -> t
     params: dict[str, object] = {"input": shown(error["input"]), "message": error["msg"], **ctx}
     if kind == "extra_forbidden":
         known = _known_keys(model, loc[:-1])
-        params |= {"key": shown(loc[-1]), "known": ", ".join(known) if known else "-"}
-        if len(loc) > 1:
+        params |= {"key": shown(loc[-1]), "known": ", ".join(known or ())}
+        if known == []:
+            kind = "extra_forbidden_none"
+        elif len(loc) > 1:
             kind = "extra_forbidden_in"
-            params["parent"] = ".".join(str(part) for part in loc[:-1])
+    elif kind == "union_tag_invalid":
+        tags = str(ctx.get("expected_tags", "")).split(",")
+        params |= {"tag": shown(ctx.get("tag")), "expected_tags": ", ".join(tag.strip(" '") for tag in tags)}
     if kind not in REASONS:
         kind = "other"
     return kind, params

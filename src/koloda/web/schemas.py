@@ -277,8 +277,13 @@ def validated(
 
 
 def body(raw: bytes, model: type[M], *, keys: Mapping[str, str] | None = None) -> M:
-    """A request body as ``model``; an empty body reads as ``{}``."""
-    return validated(model, parse_json(raw) if raw.strip() else {}, keys=keys)
+    """A request body as ``model``."""
+    return validated(model, parse_json(raw), keys=keys)
+
+
+def no_body(raw: bytes) -> NoBody:
+    """The body of a request that takes none: empty, or ``{}``."""
+    return body(raw, NoBody) if raw.strip() else NoBody()
 
 
 def query(items: Iterable[tuple[str, str]], model: type[M]) -> M:
