@@ -324,7 +324,7 @@ REASONS: dict[str, tuple[str, str]] = {
         "{field} must be a line of 1-{max} characters like 'hit Аня', not {input}",
         "{field} — строка от 1 до {max} символов вроде 'hit Аня', а не {input}",
     ),
-    "repeated": ("{field} is given more than once", "{field} указано больше одного раза"),
+    "repeated": ("{key} is given more than once", "{key} указано больше одного раза"),
     "other": ("{field}: {message}", "{field}: неверное значение ({message})"),
 }
 
@@ -386,11 +386,14 @@ def refuse(key: str, *, field: str | None = None, **params: object) -> Refusal:
     return _CLASSES[text.kind](text, text.en.format(**params), text.ru.format(**params), field)
 
 
-def mistake(key: str, reason: str, field: str, **params: object) -> Refusal:
-    """The refusal ``TEXTS[key]`` (bad_request, bad_message) about ``field`` for ``REASONS[reason]``."""
+def mistake(refusal: str, reason: str, field: str, **params: object) -> Refusal:
+    """The refusal ``TEXTS[refusal]`` (bad_request, bad_message) about ``field`` for ``REASONS[reason]``."""
     en, ru = REASONS[reason]
     return refuse(
-        key, field=field, reason=en.format(field=field, **params), reason_ru=ru.format(field=field, **params)
+        refusal,
+        field=field,
+        reason=en.format(field=field, **params),
+        reason_ru=ru.format(field=field, **params),
     )
 
 
@@ -409,9 +412,11 @@ def wrap(key: str, exc: KolodaError, *, field: str | None = None, **params: obje
 
 
 def _engine_ru(exc: KolodaError) -> str | None:
-    """The Russian message an engine error carries itself (the scorer's and the banki referee's)."""
+    """The Russian message an engine error carries itself (the scorer's and the banki referee's), when
+    it has one (a ScoringError made without one repeats the English)."""
     if isinstance(exc, (ScoringError, RefereeError)):
-        return exc.text("ru")
+        ru = exc.text("ru")
+        return ru if ru != exc.text("en") else None
     return None
 
 
@@ -466,7 +471,7 @@ def invalid(
     loc = tuple(error["loc"])[skip:]
     if keys and loc and str(loc[0]) in keys:
         key = keys[str(loc[0])]
-    field = ".".join(str(part) for part in loc) or None
+    field = ".".join(str(part) for part in loc) if loc else None
     kind, params = _reason(error, loc, model)
     en, ru = REASONS[kind]
     whole_en, whole_ru = WHOLE[whole]

@@ -42,7 +42,7 @@ from pydantic_core import PydanticCustomError, from_json
 
 from koloda.web.bots import LEVELS
 from koloda.web.games import GAMES
-from koloda.web.refusals import invalid, mistake, refuse
+from koloda.web.refusals import invalid, mistake, refuse, shown
 
 MAX_BODY = 65_536  # bytes of a request body; the largest real one (a new table) is under 2 KB
 MAX_MESSAGE = 4096  # bytes of a websocket message; no legal message comes near it
@@ -291,7 +291,7 @@ def query(items: Iterable[tuple[str, str]], model: type[M]) -> M:
     data: dict[str, str] = {}
     for name, value in items:
         if name in data:
-            raise mistake("bad_request", "repeated", name)
+            raise mistake("bad_request", "repeated", name, key=shown(name))
         data[name] = value
     try:
         return model.model_validate(data)
