@@ -19,7 +19,7 @@ from typing import Any
 from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe
 from koloda.errors import KolodaError, NotationError
 from koloda.web.refusals import refuse, wrap
-from koloda.web.schemas import NewBanki
+from koloda.web.schemas import NewBanki, game_options
 from koloda.web.store import Store
 
 MAX_SUGGESTIONS = 40
@@ -27,18 +27,14 @@ MAX_SUGGESTIONS = 40
 
 def create(store: Store, request: NewBanki) -> int:
     """A new game from ``{"names": [...], "preset": "moscow", "options": {...}, "seed"?}``."""
-    try:
-        base = BankiOptions.preset(request.preset)
-    except KolodaError as exc:
-        raise wrap("bad_options", exc, field="preset") from None
+    options = game_options(BankiOptions, request.preset, request.options)
     seed = secrets.randbits(31) if request.seed is None else request.seed
     try:
-        options = base.replace(**request.options)
         state = new_game(request.names, options, seed=seed)
     except NotationError as exc:  # a name the event notation cannot use
         raise wrap("bad_names", exc, field="names") from None
-    except KolodaError as exc:
-        raise wrap("bad_options", exc, field="options") from None
+    except KolodaError as exc:  # how many players this variant takes, two of one name
+        raise wrap("bad_options", exc, field="names") from None
     return store.create_banki(list(state.names), options.to_dict(), seed)
 
 

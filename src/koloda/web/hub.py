@@ -24,7 +24,7 @@ from koloda.game import GameRecord, GameState
 from koloda.web.bots import bot_for
 from koloda.web.games import WebGame, get_game, public_view, seat_view
 from koloda.web.refusals import refuse, wrap
-from koloda.web.schemas import NewTable, SeatRequest
+from koloda.web.schemas import NewTable, SeatRequest, game_options
 from koloda.web.scores import bank_chart, scored, thousand_table
 from koloda.web.store import SeatRecord, Store, TableRecord
 
@@ -126,13 +126,9 @@ class Hub:
     def create_table(self, request: NewTable) -> tuple[Room, list[str]]:
         """Create a table from a lobby request; returns the room and every seat's secret token."""
         game = get_game(request.game)
+        options = game_options(game.options_class, request.preset, request.options)
+        seed = secrets.randbits(31) if request.seed is None else request.seed
         try:
-            base = game.options_class.preset(request.preset)
-        except KolodaError as exc:
-            raise wrap("bad_options", exc, field="preset") from None
-        try:
-            options = base.replace(**request.options)
-            seed = secrets.randbits(31) if request.seed is None else request.seed
             game.new_game(options, players=request.players, seed=seed)
         except KolodaError as exc:
             raise wrap("bad_options", exc, field="options") from None

@@ -386,14 +386,18 @@ def refuse(key: str, *, field: str | None = None, **params: object) -> Refusal:
     return _CLASSES[text.kind](text, text.en.format(**params), text.ru.format(**params), field)
 
 
-def mistake(refusal: str, reason: str, field: str, **params: object) -> Refusal:
-    """The refusal ``TEXTS[refusal]`` (bad_request, bad_message) about ``field`` for ``REASONS[reason]``."""
+def mistake(
+    refusal: str, reason: str, field: str | None, *, whole: str = "body", **params: object
+) -> Refusal:
+    """The refusal ``TEXTS[refusal]`` (bad_request, bad_message, ...) about ``field`` (None: the whole
+    body, query or message) for the reason ``REASONS[reason]``."""
     en, ru = REASONS[reason]
+    whole_en, whole_ru = WHOLE[whole]
     return refuse(
         refusal,
         field=field,
-        reason=en.format(field=field, **params),
-        reason_ru=ru.format(field=field, **params),
+        reason=en.format(field=whole_en if field is None else field, **params),
+        reason_ru=ru.format(field=whole_ru if field is None else field, **params),
     )
 
 
@@ -436,14 +440,9 @@ def body(exc: KolodaError) -> dict[str, Any]:
 
 
 def frame(exc: KolodaError) -> dict[str, Any]:
-    """The websocket frame of a refused message."""
-    return {
-        "type": "error",
-        "code": exc.code,
-        "field": exc.field,
-        "message": str(exc),
-        "message_ru": russian(exc),
-    }
+    """The websocket frame of a refused message: the same, its code under "code"."""
+    data = body(exc)
+    return {"type": "error", "code": data.pop("error"), **data}
 
 
 # -- schema failures ---------------------------------------------------------------------------------
@@ -473,13 +472,7 @@ def invalid(
         key = keys[str(loc[0])]
     field = ".".join(str(part) for part in loc) if loc else None
     kind, params = _reason(error, loc, model)
-    en, ru = REASONS[kind]
-    whole_en, whole_ru = WHOLE[whole]
-    reason, reason_ru = (
-        en.format(field=field or whole_en, **params),
-        ru.format(field=field or whole_ru, **params),
-    )
-    return refuse(key, field=field, reason=reason, reason_ru=reason_ru)
+    return mistake(key, kind, field, whole=whole, **params)
 
 
 def _reason(error: ErrorDetails, loc: tuple[int | str, ...], model: object) -> tuple[str, dict[str, object]]:

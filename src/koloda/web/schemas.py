@@ -40,9 +40,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, from_json
 
+from koloda.errors import KolodaError
+from koloda.options import Options as GameOptions
 from koloda.web.bots import LEVELS
 from koloda.web.games import GAMES
-from koloda.web.refusals import invalid, mistake, refuse, shown
+from koloda.web.refusals import invalid, mistake, refuse, shown, wrap
 
 MAX_BODY = 65_536  # bytes of a request body; the largest real one (a new table) is under 2 KB
 MAX_MESSAGE = 4096  # bytes of a websocket message; no legal message comes near it
@@ -56,6 +58,7 @@ MAX_ACTION_ID = 2**31 - 1
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a seat's secret: secrets.token_urlsafe(24) is 32 of these
 
 M = TypeVar("M", bound=BaseModel)
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
 class Strict(BaseModel):
@@ -279,6 +282,19 @@ def validated(
 def body(raw: bytes, model: type[M], *, keys: Mapping[str, str] | None = None) -> M:
     """A request body as ``model``."""
     return validated(model, parse_json(raw), keys=keys)
+
+
+def game_options(cls: type[OptionsT], preset: str, options: Mapping[str, Any]) -> OptionsT:
+    """A request's ``preset`` changed by its ``options`` object, both checked by the game's Options
+    class; refused as bad_options naming ``preset`` or ``options``."""
+    try:
+        base = cls.preset(preset)
+    except KolodaError as exc:
+        raise wrap("bad_options", exc, field="preset") from None
+    try:
+        return base.replace(**options)
+    except KolodaError as exc:
+        raise wrap("bad_options", exc, field="options") from None
 
 
 def no_body(raw: bytes) -> NoBody:

@@ -23,7 +23,7 @@ from koloda.thousand.scorefile import (
 from koloda.thousand.scoring import ScoreBook
 from koloda.thousand.table import csv_table, markdown_table, winner_line
 from koloda.web.refusals import refuse, wrap
-from koloda.web.schemas import NewSheet
+from koloda.web.schemas import NewSheet, game_options
 from koloda.web.scores import thousand_table
 from koloda.web.store import Store
 
@@ -37,14 +37,7 @@ def create_sheet(store: Store, request: NewSheet) -> int:
         players = check_players([Player.named(name) for name in request.players])
     except KolodaError as exc:
         raise wrap("bad_players", exc, field="players") from None
-    try:
-        base = ThousandOptions.preset(request.preset)
-    except KolodaError as exc:
-        raise wrap("bad_options", exc, field="preset") from None
-    try:
-        options = base.replace(**request.options)
-    except KolodaError as exc:
-        raise wrap("bad_options", exc, field="options") from None
+    options = game_options(ThousandOptions, request.preset, request.options)
     return store.create_sheet([player.to_json() for player in players], options.to_dict())
 
 
