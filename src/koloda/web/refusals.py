@@ -309,8 +309,8 @@ REASONS: dict[str, tuple[str, str]] = {
         "{field}: неизвестная игра {input}; игры: {choices}",
     ),
     "players_range": (
-        "{field} must be {low}-{high} for {game}, not {input}",
-        "{field}: в {game} играют от {low} до {high}, а не {input}",
+        "{field} must be {counts} for {game}, not {input}",
+        "{field}: в {game} играют {counts}, а не {input}",
     ),
     "seat_count": (
         "{field} must be a list of {players} seats, not {count}",

@@ -15,7 +15,7 @@ koloda.web.refusals.RequestRefusal: seats.1.level must be one of easy, medium, h
 ...     validated(NewTable, {"game": "bank", "players": 5})
 ... except Refusal as exc:
 ...     print(exc.code, exc.field, exc, exc.message_ru, sep=" | ")
-bad_request | players | players must be 2-4 for bank, not 5 | players: в bank играют от 2 до 4, а не 5
+bad_request | players | players must be 2-4 for bank, not 5 | players: в bank играют 2-4, а не 5
 >>> message(b'{"type": "act", "v": 3, "action": "7H"}')
 Act(type='act', v=3, action='7H')
 """
@@ -139,7 +139,7 @@ class NewTable(Strict):
     def _players_of_game(cls, value: int, info: ValidationInfo) -> int:
         game = GAMES.get(info.data.get("game", ""))
         if game is not None and not game.min_players <= value <= game.max_players:
-            raise _fail("players_range", low=game.min_players, high=game.max_players, game=game.name)
+            raise _fail("players_range", counts=f"{game.min_players}-{game.max_players}", game=game.name)
         return value
 
     @field_validator("seats")
