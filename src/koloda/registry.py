@@ -42,9 +42,14 @@ def unregister(name: str) -> None:
     _GAMES.pop(name, None)
 
 
+def find(name: object) -> GameSpec | None:
+    """The game called ``name``, or None."""
+    return _GAMES.get(name) if isinstance(name, str) else None
+
+
 def get(name: object) -> GameSpec:
     """The game called ``name``; NotFoundError naming the games there are."""
-    spec = _GAMES.get(name) if isinstance(name, str) else None
+    spec = find(name)
     if spec is None:
         raise NotFoundError(f"unknown game {name!r}; games: {', '.join(_GAMES)}", field="game")
     return spec
@@ -65,4 +70,4 @@ def _register_builtins() -> None:
 
 _register_builtins()
 
-__all__ = ["GameSpec", "games", "get", "register", "unregister"]
+__all__ = ["GameSpec", "find", "games", "get", "register", "unregister"]

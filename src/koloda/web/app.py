@@ -8,13 +8,15 @@
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -23,32 +25,64 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from koloda import registry
 from koloda.bots.base import LEVELS
+from koloda.errors import KolodaError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, sheets
-from koloda.web.hub import Client, Hub, Room, WebError
+from koloda.web import banki, refusals, schemas, sheets
+from koloda.web.hub import Client, Hub, Room
+from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, Ping, Sync
 
 STATIC = Path(__file__).parent / "static"
-MAX_MESSAGE = 4096  # bytes: no legal message comes near it
+ID = re.compile(r"[0-9]{1,18}")  # the store's ids are 64-bit integers
+
+M = TypeVar("M", bound=BaseModel)
 
 
-def _error(exc: WebError) -> JSONResponse:
-    return JSONResponse(
-        {"error": exc.code, "message": str(exc), "message_ru": exc.ru}, status_code=exc.status
-    )
-
-
-async def _body(request: Request) -> Any:
-    try:
-        return json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise WebError("bad_json", "the request body is not valid JSON") from None
-
-
-def _int(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise WebError(f"unknown_{what}", f"no {what} {text!r}", 404)
+def _id(text: str, unknown: str) -> int:
+    """A table's, sheet's or game's id from its path; anything else names nothing (404)."""
+    if not ID.fullmatch(text):
+        raise refusals.refuse(unknown, id=refusals.shown(text))
     return int(text)
+
+
+async def _body(request: Request, model: type[M], *, options: bool = False) -> M:
+    """The request's JSON body as ``model``: at most MAX_BODY bytes; mistakes under ``options`` or
+    ``preset`` are bad_options, others bad_request."""
+    return schemas.body(await _raw(request), model, keys=_OPTIONS if options else None)
+
+
+_OPTIONS = {"options": "options_shape", "preset": "options_shape"}
+
+
+async def _raw(request: Request) -> bytes:
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > schemas.MAX_BODY:
+            raise refusals.refuse("too_large", limit=schemas.MAX_BODY)
+    return bytes(raw)
+
+
+def _query(request: Request, model: type[M]) -> M:
+    """The request's query string as ``model`` (the API takes none but the export's ``lang``)."""
+    return schemas.query(request.query_params.multi_items(), model)
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    """Every refusal as JSON: the family's errors, and Starlette's own (no such route or method)."""
+    headers = None
+    if isinstance(exc, HTTPException):
+        headers = exc.headers
+        path = refusals.shown(request.url.path, 80)
+        if exc.status_code in (404, 405):
+            key = "not_found" if exc.status_code == 404 else "method_not_allowed"
+            exc = refusals.refuse(key, method=request.method, path=path)
+        else:
+            status = exc.status_code
+            exc = refusals.refuse("bad_request", reason=exc.detail, reason_ru=exc.detail)
+            exc.status = status
+    assert isinstance(exc, KolodaError)
+    return JSONResponse(refusals.body(exc), status_code=exc.status, headers=headers)
 
 
 def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
@@ -76,6 +110,7 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         return handler
 
     async def games(request: Request) -> Response:
+        _query(request, NoQuery)
         return JSONResponse(
             {
                 game.name: {
@@ -92,12 +127,10 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         )
 
     async def tables(request: Request) -> Response:
-        try:
-            if request.method == "GET":
-                return JSONResponse(the_hub().summaries())
-            room, tokens = the_hub().create_table(await _body(request))
-        except WebError as exc:
-            return _error(exc)
+        _query(request, NoQuery)
+        if request.method == "GET":
+            return JSONResponse(the_hub().summaries())
+        room, tokens = the_hub().create_table(await _body(request, schemas.NewTable, options=True))
         return JSONResponse(
             {
                 "id": room.record.id,
@@ -111,30 +144,22 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         )
 
     async def table(request: Request) -> Response:
-        try:
-            room = await the_hub().room(_int(request.path_params["id"], "table"))
-        except WebError as exc:
-            return _error(exc)
+        _query(request, NoQuery)
+        room = await the_hub().room(_id(request.path_params["id"], "unknown_table"))
         return JSONResponse(room.info())
 
     async def join(request: Request) -> Response:
-        try:
-            table_id = _int(request.path_params["id"], "table")
-            body = await _body(request)
-            if not isinstance(body, dict):
-                raise WebError("bad_request", 'join with {"seat": n, "name": "..."}')
-            token = await the_hub().join(table_id, body.get("seat"), body.get("name"))
-        except WebError as exc:
-            return _error(exc)
+        _query(request, NoQuery)
+        table_id = _id(request.path_params["id"], "unknown_table")
+        body = await _body(request, schemas.Join)
+        token = await the_hub().join(table_id, body.seat, body.name)
         return JSONResponse({"token": token, "link": f"/table/{table_id}?token={token}"})
 
     async def sheet_list(request: Request) -> Response:
-        try:
-            if request.method == "POST":
-                sheet_id = sheets.create_sheet(store, await _body(request))
-                return JSONResponse(sheets.sheet_json(sheet_id, sheets.load_sheet(store, sheet_id)), 201)
-        except WebError as exc:
-            return _error(exc)
+        _query(request, NoQuery)
+        if request.method == "POST":
+            sheet_id = sheets.create_sheet(store, await _body(request, schemas.NewSheet, options=True))
+            return JSONResponse(sheets.sheet_json(sheet_id, sheets.load_sheet(store, sheet_id)), 201)
         return JSONResponse(
             [
                 {"id": sheet_id, "players": list(game.names), "deals": len(game.book.deals)}
@@ -145,31 +170,30 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         )
 
     async def sheet(request: Request) -> Response:
-        try:
-            sheet_id = _int(request.path_params["id"], "sheet")
-            action = request.path_params.get("action")
-            if action == "deals":
-                game = sheets.add_deal(store, sheet_id, await _body(request))
-            elif action == "undo":
-                game = sheets.undo_deal(store, sheet_id)
-            elif action is None:
-                game = sheets.load_sheet(store, sheet_id)
-            else:
-                raise WebError("not_found", f"no sheet action {action!r}; actions: deals, undo", 404)
-        except WebError as exc:
-            return _error(exc)
+        _query(request, NoQuery)
+        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        action = request.path_params.get("action")
+        if action == "deals":
+            # The deal line is any JSON value: the score file's reader checks it.
+            game = sheets.add_deal(store, sheet_id, schemas.parse_json(await _raw(request)))
+        elif action == "undo":
+            schemas.no_body(await _raw(request))
+            game = sheets.undo_deal(store, sheet_id)
+        elif action is None:
+            game = sheets.load_sheet(store, sheet_id)
+        else:
+            raise refusals.refuse("not_found", path=refusals.shown(request.url.path, 80))
         return JSONResponse(sheets.sheet_json(sheet_id, game))
 
     async def export(request: Request) -> Response:
-        try:
-            sheet_id = _int(request.path_params["id"], "sheet")
-            fmt = request.path_params["fmt"]
-            lang = request.query_params.get("lang", "ru")
-            if lang not in ("ru", "en"):
-                raise WebError("bad_request", f"lang must be 'ru' or 'en', not {lang!r}")
-            text = sheets.export(sheets.load_sheet(store, sheet_id), fmt, "ru" if lang == "ru" else "en")
-        except WebError as exc:
-            return _error(exc)
+        lang = _query(request, ExportQuery).lang
+        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        fmt = request.path_params["fmt"]
+        if fmt not in sheets.FORMATS:
+            raise refusals.refuse(
+                "bad_format", field="format", format=refusals.shown(fmt), formats=", ".join(sheets.FORMATS)
+            )
+        text = sheets.export(sheets.load_sheet(store, sheet_id), fmt, "ru" if lang == "ru" else "en")
         return PlainTextResponse(
             text,
             media_type=sheets.FORMATS[fmt] + "; charset=utf-8",
@@ -177,12 +201,10 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         )
 
     async def banki_list(request: Request) -> Response:
-        try:
-            if request.method == "POST":
-                game_id = banki.create(store, await _body(request))
-                return JSONResponse(banki.to_json(game_id, banki.load(store, game_id)), 201)
-        except WebError as exc:
-            return _error(exc)
+        _query(request, NoQuery)
+        if request.method == "POST":
+            game_id = banki.create(store, await _body(request, schemas.NewBanki, options=True))
+            return JSONResponse(banki.to_json(game_id, banki.load(store, game_id)), 201)
         return JSONResponse(
             [
                 {"id": game_id, "names": store.load_banki(game_id)[0]}
@@ -191,22 +213,19 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         )
 
     async def banki_game(request: Request) -> Response:
-        try:
-            game_id = _int(request.path_params["id"], "game")
-            action = request.path_params.get("action")
-            if action == "events":
-                body = await _body(request)
-                if not isinstance(body, dict):
-                    raise WebError("bad_request", 'an event is {"event": "hit Аня"}')
-                state = banki.add_event(store, game_id, body.get("event"))
-            elif action == "undo":
-                state = banki.undo(store, game_id)
-            elif action is None:
-                state = banki.load(store, game_id)
-            else:
-                raise WebError("not_found", f"no banki action {action!r}; actions: events, undo", 404)
-        except WebError as exc:
-            return _error(exc)
+        _query(request, NoQuery)
+        game_id = _id(request.path_params["id"], "unknown_game")
+        action = request.path_params.get("action")
+        if action == "events":
+            event = schemas.body(await _raw(request), schemas.BankiEvent, keys={"event": "event_shape"})
+            state = banki.add_event(store, game_id, event.event)
+        elif action == "undo":
+            schemas.no_body(await _raw(request))
+            state = banki.undo(store, game_id)
+        elif action is None:
+            state = banki.load(store, game_id)
+        else:
+            raise refusals.refuse("not_found", path=refusals.shown(request.url.path, 80))
         return JSONResponse(banki.to_json(game_id, state))
 
     async def play(websocket: WebSocket) -> None:
@@ -235,21 +254,17 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
         WebSocketRoute("/ws/{id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    handlers = {KolodaError: _refused, HTTPException: _refused}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
 
 
-async def _receive(websocket: WebSocket) -> dict[str, Any]:
-    """The next message as a JSON object, or WebError naming what is wrong with it."""
-    text = await websocket.receive_text()
-    if len(text.encode()) > MAX_MESSAGE:
-        raise WebError("bad_message", f"a message may be at most {MAX_MESSAGE} bytes")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        raise WebError("bad_json", "that message is not valid JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise WebError("bad_message", 'a message is a JSON object with a "type"')
-    return data
+async def _receive(websocket: WebSocket) -> Hello | Act | Sync | Ping:
+    """The next message, checked (a refusal names what is wrong with it); text or binary frames."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    raw = frame.get("text")
+    return schemas.message(raw if raw is not None else frame.get("bytes") or b"")
 
 
 async def _play(hub: Hub, websocket: WebSocket) -> None:
@@ -259,16 +274,13 @@ async def _play(hub: Hub, websocket: WebSocket) -> None:
         await websocket.send_json(message)
 
     try:
-        room = await hub.room(_int(websocket.path_params["id"], "table"))
+        room = await hub.room(_id(websocket.path_params["id"], "unknown_table"))
         hello = await _receive(websocket)
-        if hello["type"] != "hello":
-            raise WebError(
-                "bad_message", 'the first message must be {"type": "hello", "token": ..., "v": ...}'
-            )
-        token = hello.get("token")
-        seat = None if token is None else room.seat_of(token)
-    except WebError as exc:
-        await send(exc.to_json())
+        if not isinstance(hello, Hello):
+            raise refusals.refuse("first_hello")
+        seat = None if hello.token is None else room.seat_of(hello.token)
+    except KolodaError as exc:
+        await send(refusals.frame(exc))
         await websocket.close(code=4000 + exc.status)
         return
     if seat is not None:
@@ -276,32 +288,30 @@ async def _play(hub: Hub, websocket: WebSocket) -> None:
     client = Client(seat, send)
     room.clients.add(client)
     try:
-        await _resync(room, client, hello.get("v"))
+        await _resync(room, client, hello.v)
         while True:
             try:
-                message = await _receive(websocket)
-                await _handle(hub, room, client, message)
-            except WebError as exc:
-                await send(exc.to_json())
+                await _handle(hub, room, client, await _receive(websocket))
+            except KolodaError as exc:
+                await send(refusals.frame(exc))
                 await send(room.message("sync", seat))  # the refused client sees the table as it is
     finally:
         room.clients.discard(client)
 
 
-async def _resync(room: Room, client: Client, version: object) -> None:
+async def _resync(room: Room, client: Client, version: int | None) -> None:
     if version == room.version:
         await client.send({"type": "uptodate", "v": room.version})
     else:
         await client.send(room.message("sync", client.seat))
 
 
-async def _handle(hub: Hub, room: Room, client: Client, message: dict[str, Any]) -> None:
-    kind = message["type"]
-    if kind == "act":
-        await hub.act(room, client.seat, message.get("v"), message.get("action"))
-    elif kind == "sync":
-        await _resync(room, client, message.get("v"))
-    elif kind == "ping":
+async def _handle(hub: Hub, room: Room, client: Client, message: Hello | Act | Sync | Ping) -> None:
+    if isinstance(message, Act):
+        await hub.act(room, client.seat, message.v, message.action)
+    elif isinstance(message, Sync):
+        await _resync(room, client, message.v)
+    elif isinstance(message, Ping):
         await client.send({"type": "pong", "v": room.version})
     else:
-        raise WebError("bad_message", f"unknown message type {kind!r}; types: act, sync, ping")
+        raise refusals.refuse("hello_again")

@@ -6,7 +6,7 @@ banki resume`` goes on with the same games.
 
 >>> from koloda.store.sql import SqlStore
 >>> store = SqlStore("sqlite://")
->>> game_id = create(store, {"names": ["Аня", "Боря", "Вера", "Гена"], "seed": 1})
+>>> game_id = create(store, NewBanki(names=["Аня", "Боря", "Вера", "Гена"], seed=1))
 >>> state = add_event(store, game_id, "kick Аня 7")
 >>> state.history[-1].player
 'Аня'
@@ -15,33 +15,27 @@ banki resume`` goes on with the same games.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
 from typing import Any
 
-from koloda.banki import BankiOptions, BankiState, RefereeError, legal_events, new_game, observe, saved
-from koloda.errors import KolodaError, NotFoundError
+from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe, saved
+from koloda.errors import KolodaError, NotationError, NotFoundError
 from koloda.store import Store
-from koloda.web.hub import WebError
+from koloda.web.refusals import refuse, wrap
+from koloda.web.schemas import NewBanki, game_options
 
 MAX_SUGGESTIONS = 40
 
 
-def create(store: Store, request: Any) -> int:
+def create(store: Store, request: NewBanki) -> int:
     """A new game from ``{"names": [...], "preset": "moscow", "options": {...}, "seed"?}``."""
-    known = {"names", "preset", "options", "seed"}
-    if not isinstance(request, Mapping) or set(request) - known:
-        raise WebError(
-            "bad_request", 'a new banki game is {"names": [...], "preset": name, "options": {...}}'
-        )
-    names = request.get("names")
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise WebError("bad_request", f"names must be a list of names, not {names!r}")
-    seed = request.get("seed", secrets.randbits(31))
+    options = game_options(BankiOptions, request.preset, request.options)
+    seed = secrets.randbits(31) if request.seed is None else request.seed
     try:
-        options = BankiOptions.preset(request.get("preset", "moscow")).replace(**request.get("options", {}))
-        state = new_game([name.strip() for name in names], options, seed=seed)
-    except KolodaError as exc:
-        raise WebError("bad_options", str(exc)) from None
+        state = new_game(request.names, options, seed=seed)
+    except NotationError as exc:  # a name the event notation cannot use
+        raise wrap("bad_names", exc, field="names") from None
+    except KolodaError as exc:  # how many players this variant takes, two of one name
+        raise wrap("bad_options", exc, field="names") from None
     return store.create_banki(list(state.names), options.to_dict(), seed)
 
 
@@ -50,21 +44,17 @@ def load(store: Store, game_id: int) -> BankiState:
     try:
         return saved.load(store, game_id)
     except NotFoundError:
-        raise WebError("unknown_game", f"no banki game {game_id}", 404) from None
+        raise refuse("unknown_game", id=game_id) from None
 
 
-def add_event(store: Store, game_id: int, text: object) -> BankiState:
+def add_event(store: Store, game_id: int, text: str) -> BankiState:
     """Referee one event line; a refused one names the reason (in both languages) and is not stored."""
     state = load(store, game_id)
-    if not isinstance(text, str) or not text.strip():
-        raise WebError("bad_event", f"an event is a line of text like 'hit Аня', not {text!r}")
     try:
         event = state.parse_event(text)
         state.apply(event)
-    except RefereeError as exc:
-        raise WebError("bad_event", exc.text("en"), ru=exc.text("ru")) from None
     except KolodaError as exc:
-        raise WebError("bad_event", str(exc)) from None
+        raise wrap("bad_event", exc, field="event") from None
     saved.record_event(store, game_id, state)
     return state
 
@@ -73,7 +63,7 @@ def undo(store: Store, game_id: int) -> BankiState:
     """Take back the last event."""
     state = load(store, game_id)
     if not state.history:
-        raise WebError("nothing_to_undo", "no event to take back", ru="нечего отменять")
+        raise refuse("no_event_to_undo")
     store.remove_banki_event(game_id, len(state.history))
     state.undo()
     return state

@@ -13,38 +13,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from koloda import registry
-from koloda.bots.base import LEVELS, Fault, RandomBot
-from koloda.errors import IllegalActionError, KolodaError, OptionsError
+from koloda.bots.base import Fault, RandomBot
+from koloda.errors import IllegalActionError, KolodaError
 from koloda.game import GameRecord, GameSpec, GameState
 from koloda.store import SeatRecord, Store, TableRecord
+from koloda.web.refusals import refuse, wrap
+from koloda.web.schemas import NewTable, SeatRequest, game_options
 from koloda.web.views import public_view, seat_view
 
 LOG = logging.getLogger("koloda.web")
 TOKEN_BYTES = 24  # 192 random bits per seat link
-MAX_NAME = 40
-
-
-class WebError(KolodaError):
-    """A refused request or message; ``code`` names the reason for programs, the message for people."""
-
-    def __init__(self, code: str, message: str, status: int = 400, ru: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
-        self.ru = ru  # the Russian message, where the refusing code has one
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
-        if self.ru is not None:
-            data["message_ru"] = self.ru
-        return data
-
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -78,13 +62,12 @@ class Room:
     def names(self) -> list[str]:
         return [seat.name for seat in self.record.seats]
 
-    def seat_of(self, token: object) -> int:
+    def seat_of(self, token: str) -> int:
         """The seat whose secret token this is."""
-        if isinstance(token, str):
-            for seat, record in enumerate(self.record.seats):
-                if secrets.compare_digest(record.token, token):
-                    return seat
-        raise WebError("bad_token", f"that link is not a seat of table {self.record.id}", 403)
+        for seat, record in enumerate(self.record.seats):
+            if secrets.compare_digest(record.token.encode(), token.encode("utf-8", "surrogatepass")):
+                return seat
+        raise refuse("bad_token", field="token", id=self.record.id)
 
     def info(self) -> dict[str, Any]:
         """The public facts of the table: game, players, options, who sits where, whether it is over."""
@@ -140,53 +123,24 @@ class Hub:
 
     # -- tables ------------------------------------------------------------------------------------
 
-    def create_table(self, request: Any) -> tuple[Room, list[str]]:
+    def create_table(self, request: NewTable) -> tuple[Room, list[str]]:
         """Create a table from a lobby request; returns the room and every seat's secret token."""
-        if not isinstance(request, Mapping):
-            raise WebError("bad_request", "a new table must be a JSON object")
-        known = {"game", "players", "preset", "options", "seats", "seed"}
-        unknown = sorted(set(request) - known)
-        if unknown:
-            raise WebError(
-                "bad_request", f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}"
-            )
-        game = _checked(registry.get, request.get("game"))
-        players = request.get("players")
-        if type(players) is not int or players not in game.player_counts:
-            raise WebError(
-                "bad_request", f"players must be {game.counts_text} for {game.name}, not {players!r}"
-            )
-        preset = request.get("preset", "default")
-        options_map = request.get("options", {})
-        if not isinstance(options_map, Mapping):
-            raise WebError("bad_options", f"options must be a JSON object, not {options_map!r}")
+        game = registry.get(request.game)
+        options = game_options(game.options_class, request.preset, request.options)
+        seed = secrets.randbits(31) if request.seed is None else request.seed
         try:
-            base = game.options_class.preset(preset) if isinstance(preset, str) else None
-            if base is None:
-                raise OptionsError(f"preset must be a name, not {preset!r}")
-            options = base.replace(**options_map)
+            game.new_game(options, players=request.players, seed=seed)
         except KolodaError as exc:
-            raise WebError("bad_options", str(exc)) from None
-        seed = request.get("seed")
-        if seed is None:
-            seed = secrets.randbits(31)
-        elif type(seed) is not int or not 0 <= seed < 2**62:
-            raise WebError("bad_request", f"seed must be a non-negative integer, not {seed!r}")
-        seats = _seats(request.get("seats"), players)
-        try:
-            game.new_game(options, players=players, seed=seed)
-        except KolodaError as exc:
-            raise WebError("bad_options", str(exc)) from None
-        table_id = self.store.create_table(game.name, players, options.to_dict(), seed, seats)
+            raise wrap("bad_options", exc, field="options") from None
+        seats = _seats(request.seats, request.players)
+        table_id = self.store.create_table(game.name, request.players, options.to_dict(), seed, seats)
         room = self._open(self.store.load_table(table_id))
         self.rooms[table_id] = room
         self._schedule_bot(room)
         return room, [seat.token for seat in seats]
 
-    async def room(self, table_id: object) -> Room:
+    async def room(self, table_id: int) -> Room:
         """The live room of a table, loaded from the store (and replayed) on first use."""
-        if type(table_id) is not int:
-            raise WebError("unknown_table", f"no table {table_id!r}", 404)
         room = self.rooms.get(table_id)
         if room is not None:
             return room
@@ -196,11 +150,11 @@ class Hub:
                 try:
                     record = self.store.load_table(table_id)
                 except KolodaError:
-                    raise WebError("unknown_table", f"no table {table_id}", 404) from None
+                    raise refuse("unknown_table", id=table_id) from None
                 try:
                     room = self._open(record)
                 except KolodaError as exc:  # a record this koloda cannot replay: say so, change nothing
-                    raise WebError("bad_record", f"table {table_id} does not replay: {exc}", 500) from None
+                    raise wrap("bad_record", exc, id=table_id) from None
                 self.rooms[table_id] = room
                 self._schedule_bot(room)
         return room
@@ -241,16 +195,16 @@ class Hub:
             )
         return out
 
-    async def join(self, table_id: object, seat: object, name: object = None) -> str:
+    async def join(self, table_id: int, seat: int, name: str | None = None) -> str:
         """Take a free human seat from the lobby; returns its token."""
         room = await self.room(table_id)
-        if type(seat) is not int or not 0 <= seat < room.record.players:
-            raise WebError("bad_seat", f"no seat {seat!r} at table {room.record.id}")
+        if not seat < room.record.players:
+            raise refuse("bad_seat", field="seat", id=table_id, last=room.record.players - 1, seat=seat)
         async with room.lock:  # two people clicking the same free seat: one gets it
             record = room.record.seats[seat]
             if record.bot is not None or record.taken:
-                raise WebError("seat_taken", f"seat {seat + 1} of table {room.record.id} is not free", 409)
-            self._set_seat(room, seat, replace(record, taken=True, name=_name(name, record.name)))
+                raise refuse("seat_taken", field="seat", number=seat + 1, id=table_id)
+            self._set_seat(room, seat, replace(record, taken=True, name=name or record.name))
             await self.broadcast(room, "sync")  # not an action: the version stays
         return record.token
 
@@ -267,41 +221,33 @@ class Hub:
 
     # -- play --------------------------------------------------------------------------------------
 
-    async def act(self, room: Room, seat: int | None, version: object, action: object) -> None:
-        """Check, store, apply and announce one action; a refusal raises WebError and changes nothing."""
+    async def act(self, room: Room, seat: int | None, version: int, action: int | str) -> None:
+        """Check, store, apply and announce one action; a refusal raises and changes nothing."""
         async with room.lock:
             state = room.state
             if seat is None:
-                raise WebError("spectator", "spectators watch; only a seat's link can play")
+                raise refuse("spectator")
             if state.is_over():
-                raise WebError("game_over", "the game is over; no action may follow")
-            if type(version) is not int:
-                raise WebError(
-                    "bad_message", f"an action needs the version 'v' it was chosen at, not {version!r}"
-                )
+                raise refuse("game_over")
             if version != room.version:
-                raise WebError(
-                    "stale",
-                    f"the table has moved on: version {room.version}, yours {version}; here it is now",
-                )
+                raise refuse("stale", field="v", current=room.version, yours=version)
             if state.current_player != seat:
                 who = state.current_player
-                raise WebError(
-                    "not_your_turn", f"it is not your turn: seat {None if who is None else who + 1} moves"
-                )
-            if type(action) is int:
+                raise refuse("not_your_turn", seat=None if who is None else who + 1)
+            if isinstance(action, int):
                 if action not in state.legal_actions():
-                    raise WebError("illegal", f"action {action} is not legal now")
+                    raise refuse("illegal_id", field="action", action=action)
                 chosen = action
-            elif isinstance(action, str):
-                chosen = _checked(state.parse_action, action, code="bad_action")
             else:
-                raise WebError("bad_message", f"an action is an id or notation text, not {action!r}")
+                try:
+                    chosen = state.parse_action(action)
+                except KolodaError as exc:
+                    raise wrap("bad_action", exc, field="action") from None
             after = state.copy()
             try:
                 after.apply(chosen)
             except IllegalActionError as exc:
-                raise WebError("illegal", str(exc)) from None
+                raise wrap("illegal", exc, field="action") from None
             text = state.action_text(chosen)
             self.store.append_action(room.record.id, room.version + 1, text)  # stored before announced
             room.state = after
@@ -358,51 +304,15 @@ class Hub:
         room.bot_task = None
         try:
             await self.act(room, seat, version, action)
-        except WebError:  # the table moved on meanwhile (a legal move is never refused otherwise)
+        except KolodaError:  # the table moved on meanwhile (a legal move is never refused otherwise)
             self._schedule_bot(room)
 
 
-def _checked(func: Callable[..., Any], *args: Any, code: str = "bad_request") -> Any:
-    try:
-        return func(*args)
-    except KolodaError as exc:
-        raise WebError(code, str(exc)) from None
-
-
-def _name(value: object, default: str) -> str:
-    if value is None:
-        return default
-    if not isinstance(value, str) or not value.strip() or len(value.strip()) > MAX_NAME:
-        raise WebError("bad_request", f"a name must be 1-{MAX_NAME} characters, not {value!r}")
-    return value.strip()
-
-
-def _seats(value: object, players: int) -> list[SeatRecord]:
-    if value is None:
-        value = [{"kind": "human"}] * players
-    if not isinstance(value, list) or len(value) != players:
-        raise WebError("bad_request", f"seats must be a list of {players} seats, not {value!r}")
+def _seats(requests: list[SeatRequest] | None, players: int) -> list[SeatRecord]:
+    """The new seats, each with its secret token; a seat without a name gets 'Player n' or 'Bot n'."""
     seats = []
-    for index, item in enumerate(value):
-        if not isinstance(item, Mapping) or set(item) - {"kind", "level", "name"}:
-            raise WebError(
-                "bad_request",
-                f'seat {index + 1} must be {{"kind": "human"|"bot", "level", "name"}}, not {item!r}',
-            )
-        kind = item.get("kind", "human")
-        level = item.get("level", "medium")
-        if kind == "bot":
-            if level not in LEVELS:
-                raise WebError(
-                    "bad_request",
-                    f"seat {index + 1}: unknown bot level {level!r}; levels: {', '.join(LEVELS)}",
-                )
-            default = f"Bot {index + 1}"
-        elif kind == "human":
-            level = None
-            default = f"Player {index + 1}"
-        else:
-            raise WebError("bad_request", f"seat {index + 1}: kind must be 'human' or 'bot', not {kind!r}")
-        name = _name(item.get("name"), default)
-        seats.append(SeatRecord(name, secrets.token_urlsafe(TOKEN_BYTES), level, kind == "bot"))
+    for index, seat in enumerate(requests or [SeatRequest()] * players, start=1):
+        bot = seat.kind == "bot"
+        name = seat.name or f"{'Bot' if bot else 'Player'} {index}"
+        seats.append(SeatRecord(name, secrets.token_urlsafe(TOKEN_BYTES), seat.level if bot else None, bot))
     return seats

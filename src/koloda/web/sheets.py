@@ -7,7 +7,7 @@ the store: a sheet kept in the terminal goes on here and the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
 from typing import Any
 
 from koloda.errors import KolodaError, NotFoundError
@@ -22,30 +22,22 @@ from koloda.thousand.scorefile import (
     deal_to_json,
     dump_score_file,
 )
-from koloda.thousand.scoring import ScoringError
 from koloda.thousand.sheet import load_game
 from koloda.thousand.table import csv_table, markdown_table, page_table, winner_line
-from koloda.web.hub import WebError
+from koloda.web.refusals import refuse, wrap
+from koloda.web.schemas import NewSheet, game_options
 
+LOG = logging.getLogger("koloda.web")
 FORMATS = {"md": "text/markdown", "csv": "text/csv", "jsonl": "application/jsonl"}
 
 
-def _refused(exc: KolodaError) -> WebError:
-    return WebError("bad_deal", str(exc), ru=exc.text("ru") if isinstance(exc, ScoringError) else None)
-
-
-def create_sheet(store: Store, request: Any) -> int:
+def create_sheet(store: Store, request: NewSheet) -> int:
     """A new sheet from ``{"players": [...], "preset": "home", "options": {...}}``."""
-    if not isinstance(request, Mapping) or set(request) - {"players", "preset", "options"}:
-        raise WebError("bad_request", 'a new sheet is {"players": [names], "preset": name, "options": {...}}')
-    names = request.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise WebError("bad_request", f"players must be a list of names, not {names!r}")
     try:
-        players = check_players([Player.named(name.strip()) for name in names])
-        options = ThousandOptions.preset(request.get("preset", "home")).replace(**request.get("options", {}))
+        players = check_players([Player.named(name) for name in request.players])
     except KolodaError as exc:
-        raise WebError("bad_options", str(exc)) from None
+        raise wrap("bad_players", exc, field="players") from None
+    options = game_options(ThousandOptions, request.preset, request.options)
     return store.create_sheet([player.to_json() for player in players], options.to_dict())
 
 
@@ -54,16 +46,20 @@ def load_sheet(store: Store, sheet_id: int) -> ScoredGame:
     try:
         return load_game(store, sheet_id)
     except NotFoundError:
-        raise WebError("unknown_sheet", f"no score sheet {sheet_id}", 404) from None
+        raise refuse("unknown_sheet", id=sheet_id) from None
 
 
 def add_deal(store: Store, sheet_id: int, deal: Any) -> ScoredGame:
-    """Score a deal line and store it; a bad deal is refused and nothing is stored."""
+    """Score a deal line (any JSON value: the score file's reader checks it) and store it; a bad deal is
+    refused and nothing is stored."""
     game = load_sheet(store, sheet_id)
     try:
         game.book.apply(deal_from_json(deal, game.players, game.book))
     except KolodaError as exc:
-        raise _refused(exc) from None
+        raise wrap("bad_deal", exc) from None
+    except (TypeError, KeyError, ValueError) as exc:  # the reader missed a wrong type: still the line's fault
+        LOG.warning("the score file's reader let through a bad deal line %r: %r", deal, exc)
+        raise refuse("unreadable_deal", detail=f"{type(exc).__name__}: {exc}") from None
     store.add_sheet_deal(sheet_id, len(game.book.deals), deal_to_json(game.book.deals[-1].deal, game.names))
     return game
 
@@ -72,7 +68,7 @@ def undo_deal(store: Store, sheet_id: int) -> ScoredGame:
     """Take back the last deal."""
     game = load_sheet(store, sheet_id)
     if not game.book.deals:
-        raise WebError("nothing_to_undo", "the sheet has no deal to take back")
+        raise refuse("no_deal_to_undo")
     store.remove_sheet_deal(sheet_id, len(game.book.deals))
     game.book.undo()
     return game
@@ -100,4 +96,4 @@ def export(game: ScoredGame, fmt: str, lang: Lang) -> str:
         return csv_table(game, lang)
     if fmt == "jsonl":
         return dump_score_file(game.players, game.book.options, (score.deal for score in game.book.deals))
-    raise WebError("bad_format", f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
+    raise refuse("bad_format", field="format", format=repr(fmt), formats=", ".join(FORMATS))

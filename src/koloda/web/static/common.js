@@ -44,16 +44,6 @@ const WORDS = {
   },
 };
 
-const ERRORS = {
-  ru: {
-    bad_json: "сообщение не читается (не JSON)", unknown_table: "такого стола нет", bad_token: "ссылка не от этого стола",
-    illegal: "так ходить нельзя", not_your_turn: "сейчас не ваш ход", stale: "стол уже изменился — показываем, как есть",
-    game_over: "партия окончена", spectator: "зрители не ходят", bad_message: "непонятное сообщение",
-    bad_action: "непонятный ход", bad_options: "правила заданы неверно", bad_request: "неверный запрос",
-    seat_taken: "место занято", bad_deal: "кон записан неверно", nothing_to_undo: "нечего отменять", bad_event: "событие не принято",
-  },
-};
-
 function lang() {
   const stored = localStorage.getItem("koloda-lang");
   return stored === "en" || stored === "ru" ? stored : "ru";
@@ -63,11 +53,9 @@ function t(key) {
   return (WORDS[lang()] || WORDS.ru)[key] || key;
 }
 
+// A refusal of the server ({"error" or "code", "field", "message", "message_ru"}) or a failed fetch.
 function errorText(error) {
-  const ru = lang() === "ru";
-  const title = ru ? (ERRORS.ru[error.code || error.error] || "") : "";
-  const message = ru && error.message_ru ? error.message_ru : error.message;
-  return title && !error.message_ru ? `${title}: ${message}` : message;
+  return lang() === "ru" && error.message_ru ? error.message_ru : error.message;
 }
 
 function applyWords(root) {

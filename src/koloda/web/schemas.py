@@ -1,0 +1,333 @@
+"""The shapes of what clients send: request bodies, query strings and websocket messages (pydantic v2).
+
+Every model is strict (``3`` is a number and ``"3"`` is not; ``true`` is not ``1``), refuses unknown
+keys, and bounds lengths and ranges. Only the envelope is checked here: a game's options are a JSON
+object that the game's own Options class checks, a score sheet's deal line goes to the score file's
+reader, a banki event line to the referee. A mistake becomes a refusal
+(:mod:`koloda.web.refusals`) naming the dotted path of the bad key and the reason in both languages:
+
+>>> validated(NewTable, {"game": "bank", "players": 2, "seats": [{}, {"level": "god", "kind": "bot"}]})
+Traceback (most recent call last):
+...
+koloda.web.refusals.RequestRefusal: seats.1.level must be one of easy, medium, hard, not 'god'
+>>> from koloda.web.refusals import Refusal
+>>> try:
+...     validated(NewTable, {"game": "bank", "players": 5})
+... except Refusal as exc:
+...     print(exc.code, exc.field, exc, exc.message_ru, sep=" | ")
+bad_request | players | players must be 2-4 for bank, not 5 | players: в bank играют 2-4, а не 5
+>>> message(b'{"type": "act", "v": 3, "action": "7H"}')
+Act(type='act', v=3, action='7H')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError, from_json
+
+from koloda import registry
+from koloda.bots.base import LEVELS
+from koloda.errors import KolodaError
+from koloda.options import Options as GameOptions
+from koloda.web.refusals import invalid, mistake, refuse, shown, wrap
+
+MAX_BODY = 65_536  # bytes of a request body; the largest real one (a new table) is under 2 KB
+MAX_MESSAGE = 4096  # bytes of a websocket message; no legal message comes near it
+MAX_NAME = 40  # characters of a player's name
+MAX_NAMES = 30  # names in one request: no game koloda referees seats more (banki's max_players)
+MAX_SEED = 2**62 - 1
+MAX_TEXT = 80  # characters of an action's notation (the store's column) or a preset's name
+MAX_EVENT = 200  # characters of a banki event line
+MAX_VERSION = 2**53  # the largest integer a browser's JSON keeps exactly
+MAX_ACTION_ID = 2**31 - 1
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a seat's secret: secrets.token_urlsafe(24) is 32 of these
+
+M = TypeVar("M", bound=BaseModel)
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
+
+
+class Strict(BaseModel):
+    """Strict types, no unknown keys, immutable."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+def _fail(kind: str, **context: object) -> PydanticCustomError:
+    """A schema mistake of one of our kinds (its texts are in refusals.REASONS)."""
+    return PydanticCustomError(kind, kind, dict(context))
+
+
+def _name(value: str) -> str:
+    stripped = value.strip()
+    if not 1 <= len(stripped) <= MAX_NAME or any(unicodedata.category(c) in ("Cc", "Cs") for c in stripped):
+        raise _fail("name", max=MAX_NAME)
+    return stripped
+
+
+def _choice(choices: Iterable[str]) -> AfterValidator:
+    allowed = tuple(choices)
+
+    def check(value: str) -> str:
+        if value not in allowed:
+            raise _fail("choice", choices=", ".join(allowed))
+        return value
+
+    return AfterValidator(check)
+
+
+def _event(value: str) -> str:
+    if not value.strip() or len(value) > MAX_EVENT:
+        raise _fail("event", max=MAX_EVENT)
+    return value
+
+
+#: A player's name: 1-40 characters once the spaces at its ends are taken off, no control characters.
+Name = Annotated[str, AfterValidator(_name)]
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+Preset = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+#: Options are a JSON object; the game's Options class checks the keys and values.
+Options = dict[str, Any]
+Version = Annotated[int, Field(ge=-MAX_VERSION, le=MAX_VERSION)]
+Token = Annotated[str, Field(pattern=TOKEN.pattern, max_length=64)]
+
+
+# -- request bodies ----------------------------------------------------------------------------------
+
+
+class SeatRequest(Strict):
+    """One seat of a new table: a human or a bot of a level, and a name (a default when absent)."""
+
+    kind: Annotated[str, _choice(("human", "bot"))] = "human"
+    level: Annotated[str, _choice(tuple(LEVELS))] = "medium"  # a bot's; a human seat ignores it
+    name: Name | None = None
+
+
+class NewTable(Strict):
+    """``POST /api/tables``."""
+
+    game: str
+    players: int
+    preset: Preset = "default"
+    options: Options = Field(default_factory=dict)
+    seats: Annotated[list[SeatRequest], Field(max_length=MAX_NAMES)] | None = None
+    seed: Seed | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, value: str) -> str:
+        if registry.find(value) is None:
+            raise _fail("game", choices=", ".join(game.name for game in registry.games()))
+        return value
+
+    @field_validator("players")
+    @classmethod
+    def _players_of_game(cls, value: int, info: ValidationInfo) -> int:
+        game = registry.find(info.data.get("game"))
+        if game is not None and value not in game.player_counts:
+            raise _fail("players_range", counts=game.counts_text, game=game.name)
+        return value
+
+    @field_validator("seats")
+    @classmethod
+    def _one_per_player(
+        cls, value: list[SeatRequest] | None, info: ValidationInfo
+    ) -> list[SeatRequest] | None:
+        players = info.data.get("players")
+        if value is not None and players is not None and len(value) != players:
+            raise _fail("seat_count", players=players, count=len(value))
+        return value
+
+
+class Join(Strict):
+    """``POST /api/tables/ID/join``: the seat (from 0) and the name to sit under."""
+
+    seat: Annotated[int, Field(ge=0, le=MAX_NAMES)]
+    name: Name | None = None
+
+
+class NewSheet(Strict):
+    """``POST /api/sheets``: the players' names (the score book checks how many), a preset, options."""
+
+    players: Annotated[list[Name], Field(max_length=MAX_NAMES)]
+    preset: Preset = "home"
+    options: Options = Field(default_factory=dict)
+
+
+class NewBanki(Strict):
+    """``POST /api/banki``: the names (the referee checks how many and their form), preset, options."""
+
+    names: Annotated[list[Name], Field(max_length=MAX_NAMES)]
+    preset: Preset = "moscow"
+    options: Options = Field(default_factory=dict)
+    seed: Seed | None = None
+
+
+class BankiEvent(Strict):
+    """``POST /api/banki/ID/events``: one event line, for the referee to parse."""
+
+    event: Annotated[str, AfterValidator(_event)]
+
+
+class NoBody(Strict):
+    """The undo requests: nothing to say (an empty body or ``{}``)."""
+
+
+class ExportQuery(Strict):
+    """``GET /api/sheets/ID/export/FORMAT?lang=ru|en``."""
+
+    lang: Annotated[str, _choice(("ru", "en"))] = "ru"
+
+
+class NoQuery(Strict):
+    """Every other API request: no query parameters."""
+
+
+# -- websocket messages ------------------------------------------------------------------------------
+
+
+class Hello(Strict):
+    """The first message: a seat's token (none: watch) and the last version this client saw."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+    v: Version | None = None
+
+
+class Act(Strict):
+    """Play an action (its id, or its notation) chosen at version ``v``."""
+
+    type: Literal["act"]
+    v: Version
+    action: int | str
+
+    @field_validator("action", mode="plain")
+    @classmethod
+    def _id_or_text(cls, value: object) -> int | str:
+        if type(value) is int and 0 <= value <= MAX_ACTION_ID:
+            return value
+        if isinstance(value, str) and 1 <= len(value) <= MAX_TEXT:
+            return value
+        raise _fail("action")
+
+
+class Sync(Strict):
+    """Ask for the table if it moved past ``v``."""
+
+    type: Literal["sync"]
+    v: Version
+
+
+class Ping(Strict):
+    """Keep-alive."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | Sync | Ping, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[Hello | Act | Sync | Ping] = TypeAdapter(ClientMessage)
+_MESSAGE_TYPES: dict[str, type[Strict]] = {"hello": Hello, "act": Act, "sync": Sync, "ping": Ping}
+
+
+# -- parsing -----------------------------------------------------------------------------------------
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """Strict JSON: UTF-8, no NaN or Infinity, no number too large for a float or too long for an int,
+    nested at most 200 deep (bad_json otherwise)."""
+    try:
+        data = from_json(raw, allow_inf_nan=False)
+    except (ValueError, TypeError) as exc:  # TypeError: text that is not valid Unicode
+        raise refuse("bad_json", detail=str(exc)) from None
+    if not _finite(data):
+        raise refuse("bad_json", detail="a number is too large")
+    return data
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_finite(item) for item in value)
+    if isinstance(value, dict):
+        return all(_finite(item) for item in value.values())
+    return True
+
+
+def validated(
+    model: type[M], data: object, *, key: str = "bad_request", keys: Mapping[str, str] | None = None
+) -> M:
+    """``data`` as ``model``, or the refusal ``key`` naming the first mistake (``keys`` gives other
+    refusals for mistakes under some top-level keys, e.g. ``{"options": "options_shape"}``)."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise invalid(exc, model, key=key, whole="body", keys=keys) from None
+
+
+def body(raw: bytes, model: type[M], *, keys: Mapping[str, str] | None = None) -> M:
+    """A request body as ``model``."""
+    return validated(model, parse_json(raw), keys=keys)
+
+
+def game_options(cls: type[OptionsT], preset: str, options: Mapping[str, Any]) -> OptionsT:
+    """A request's ``preset`` changed by its ``options`` object, both checked by the game's Options
+    class; refused as bad_options naming ``preset`` or ``options``."""
+    try:
+        base = cls.preset(preset)
+    except KolodaError as exc:
+        raise wrap("bad_options", exc, field="preset") from None
+    try:
+        return base.replace(**options)
+    except KolodaError as exc:
+        raise wrap("bad_options", exc, field="options") from None
+
+
+def no_body(raw: bytes) -> NoBody:
+    """The body of a request that takes none: empty, or ``{}``."""
+    return body(raw, NoBody) if raw.strip() else NoBody()
+
+
+def query(items: Iterable[tuple[str, str]], model: type[M]) -> M:
+    """A query string (its ``key=value`` pairs) as ``model``; a key given twice is refused."""
+    data: dict[str, str] = {}
+    for name, value in items:
+        if name in data:
+            raise mistake("bad_request", "repeated", name, key=shown(name))
+        data[name] = value
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise invalid(exc, model, key="bad_request", whole="query") from None
+
+
+def message(raw: bytes | str) -> Hello | Act | Sync | Ping:
+    """A websocket message: at most MAX_MESSAGE bytes of JSON, one of the four kinds."""
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE:
+        raise refuse("message_too_long", limit=MAX_MESSAGE)
+    data = parse_json(raw)
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        # The path of a mistake inside a message starts with the message's type: drop it.
+        kind = data.get("type") if isinstance(data, dict) else None
+        model = _MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
+        tagged = bool(exc.errors()[0]["loc"]) and model is not None
+        raise invalid(
+            exc, model, key="bad_message", whole="message", keys={"token": "token_shape"}, skip=int(tagged)
+        ) from None

@@ -1,0 +1,451 @@
+"""Property-based (hypothesis): malformed bodies, query strings, paths and methods sent to every endpoint,
+and malformed messages sent to the websocket. Whatever arrives: never a 5xx, every refusal the JSON error
+shape (or the websocket's error frame followed by a resync), and a refusal changes nothing stored (tables,
+actions, seats, sheets, deals, banki games and events) and no table's version.
+
+The strategies mix random JSON with near-valid requests: a valid body with one part removed, replaced,
+given another type, or an extra key, so that the checks behind the first one are reached too."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from web_helpers import app_client, hub
+
+from koloda.store import Store
+
+CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+NAMES = ["Аня", "Боря", "Вера", "Гена"]
+TABLE = {
+    "game": "bank",
+    "players": 2,
+    "preset": "default",
+    "options": {"target": 300},
+    "seats": [{"kind": "human", "name": "Аня"}, {"kind": "bot", "level": "easy", "name": "Бот"}],
+    "seed": 5,
+}
+DEAL = {
+    "declarer": "Аня",
+    "bid": 100,
+    "points": {"Аня": 60, "Боря": 40, "Вера": 20},
+    "marriages": {"Аня": []},
+}
+
+#: Every POST endpoint with a body it accepts (ids: table 1 has a free human seat 1, sheet 1, banki 1).
+POSTS: list[tuple[str, Any]] = [
+    ("/api/tables", TABLE),
+    ("/api/tables/1/join", {"seat": 1, "name": "Вера"}),
+    ("/api/sheets", {"players": NAMES[:3], "preset": "home", "options": {"target": 1000}}),
+    ("/api/sheets/1/deals", DEAL),
+    ("/api/sheets/1/undo", {}),
+    ("/api/banki", {"names": NAMES, "preset": "moscow", "options": {}, "seed": 3}),
+    ("/api/banki/1/events", {"event": "kick Боря 11"}),
+    ("/api/banki/1/undo", {}),
+]
+#: Every GET endpoint of the API, with the query string it accepts.
+GETS: list[tuple[str, dict[str, str]]] = [
+    ("/api/games", {}),
+    ("/api/tables", {}),
+    ("/api/tables/1", {}),
+    ("/api/sheets", {}),
+    ("/api/sheets/1", {}),
+    ("/api/sheets/1/export/md", {"lang": "en"}),
+    ("/api/sheets/1/export/csv", {"lang": "ru"}),
+    ("/api/sheets/1/export/jsonl", {}),
+    ("/api/banki", {}),
+    ("/api/banki/1", {}),
+]
+
+# -- strategies --------------------------------------------------------------------------------------
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.sampled_from(["", " ", "Аня", "bank", "bot", "ru", "god", "7H", "x" * 100, "a\nb", "\x00"])
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every path into a JSON value: the root, each key of an object, each item of a list."""
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from paths(item, (*prefix, index))
+
+
+WORDS = [
+    *NAMES,
+    *("bank", "thousand", "poker", "human", "bot", "robot", "easy", "hard", "god", "home", "tournament"),
+    *(
+        "moscow",
+        "chelyabinsk",
+        "paris",
+        "default",
+        "ru",
+        "en",
+        "7H",
+        "AS",
+        "draw",
+        "pass",
+        "пас",
+        "120",
+        "ZZ",
+    ),
+    *("hit Аня", "kick Аня 7", "kick Никто 5", "осалил Боря палкой нога", "target", "", " "),
+]
+NUMBERS = [0, 1, 2, 3, 4, 5, 7, -1, 11, 40, 60, 95, 100, 120, 1000, 2**31, 2**62 - 1, 2**62]
+
+
+def varied(value: Any) -> st.SearchStrategy[Any]:
+    """Other values of the same JSON type: they pass the envelope and reach the checks behind it."""
+    if isinstance(value, bool):
+        return st.just(not value)
+    if isinstance(value, int):
+        return st.sampled_from(NUMBERS) | st.integers(-10, 1200)
+    if isinstance(value, str):
+        return st.sampled_from(WORDS) | st.text(max_size=12)
+    if isinstance(value, list) and value:
+        return st.lists(st.sampled_from(value), max_size=len(value) + 2)
+    return st.just(copy.deepcopy(value))
+
+
+def retyped(value: Any) -> list[Any]:
+    """Values of other JSON types than ``value`` that a careless check might take for it."""
+    others: list[Any] = [None, True, 0, 1.5, "", str(value), [value], {"value": value}, 2**64, -1, "x" * 300]
+    return [other for other in others if type(other) is not type(value) or other != value]
+
+
+@st.composite
+def mutated(draw: st.DrawFn, valid: Any) -> Any:
+    """A valid body with one part removed, replaced, varied, retyped, or given an extra key."""
+    body = copy.deepcopy(valid)
+    path = draw(st.sampled_from(list(paths(body))))
+    operation = draw(st.sampled_from(["remove", "replace", "vary", "vary", "retype", "extra"]))
+    if not path:
+        if operation == "extra" and isinstance(body, dict):
+            body[draw(st.text(max_size=8))] = draw(json_values)
+            return body
+        return draw(json_values)
+    parent = body
+    for part in path[:-1]:
+        parent = parent[part]
+    last = path[-1]
+    if operation == "remove":
+        del parent[last]
+    elif operation == "replace":
+        parent[last] = draw(json_values)
+    elif operation == "vary":
+        parent[last] = draw(varied(parent[last]))
+    elif operation == "retype":
+        parent[last] = draw(st.sampled_from(retyped(parent[last])))
+    elif isinstance(parent[last], dict):
+        parent[last][draw(st.text(min_size=1, max_size=8))] = draw(json_values)
+    else:
+        parent[last] = {"extra": parent[last]}
+    return body
+
+
+@dataclass(frozen=True)
+class Call:
+    """One HTTP request."""
+
+    method: str
+    path: str
+    content: bytes | None = None
+    params: tuple[tuple[str, str], ...] = ()
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode()
+
+
+raw_bodies = st.one_of(
+    st.binary(max_size=40),
+    st.sampled_from(
+        [
+            b"",
+            b"NaN",
+            b'{"players": Infinity}',
+            b'{"players": 1e999}',
+            b"[" * 300,
+            b'{"seed": 1' + b"0" * 5000 + b"}",
+            b"\xff\xfe{}",
+            b'{"names": ["\\ud800"]}',
+            b'{"a": 1} trailing',
+            b" " * 70_000,
+        ]
+    ),
+)
+
+
+@st.composite
+def truncated(draw: st.DrawFn) -> Call:
+    path, valid = draw(st.sampled_from(POSTS))
+    text = _json(valid)
+    return Call("POST", path, text[: draw(st.integers(0, max(0, len(text) - 1)))])
+
+
+@st.composite
+def near_valid_post(draw: st.DrawFn) -> Call:
+    path, valid = draw(st.sampled_from(POSTS))
+    return Call("POST", path, _json(draw(mutated(valid))))
+
+
+@st.composite
+def random_post(draw: st.DrawFn) -> Call:
+    path, _ = draw(st.sampled_from(POSTS))
+    content = draw(st.one_of(json_values.map(_json), raw_bodies))
+    return Call("POST", path, content)
+
+
+@st.composite
+def bad_query(draw: st.DrawFn) -> Call:
+    path, valid = draw(st.sampled_from(GETS))
+    params = list(valid.items())
+    keys = st.sampled_from(["lang", "x", "", "lang[]", "page"]) | st.text(max_size=5)
+    extra = draw(st.lists(st.tuples(keys, st.text(max_size=10)), max_size=3))
+    return Call("GET", path, None, tuple(params + extra))
+
+
+@st.composite
+def bad_path(draw: st.DrawFn) -> Call:
+    """A valid request with its id (or format) replaced by any text."""
+    method, path, content = draw(
+        st.sampled_from(
+            [("GET", path, None) for path, _ in GETS]
+            + [("POST", path, _json(valid)) for path, valid in POSTS]
+        )
+    )
+    segments = path.split("/")
+    positions = [
+        i for i, segment in enumerate(segments) if segment.isdigit() or segment in ("md", "csv", "jsonl")
+    ]
+    if positions:
+        ids = st.text(min_size=1, max_size=25) | st.sampled_from(
+            ["0", "-1", "²", "9" * 30, "1.0", "0x1", " 1"]
+        )
+        segments[draw(st.sampled_from(positions))] = quote(draw(ids), safe="")
+    return Call(method, "/".join(segments), content)
+
+
+@st.composite
+def bad_method(draw: st.DrawFn) -> Call:
+    path = draw(st.sampled_from([path for path, _ in GETS] + [path for path, _ in POSTS]))
+    method = draw(st.sampled_from(["PUT", "DELETE", "PATCH", "GET", "POST"]))
+    return Call(method, path, draw(st.none() | json_values.map(_json)))
+
+
+calls = st.one_of(
+    near_valid_post(), near_valid_post(), random_post(), truncated(), bad_query(), bad_path(), bad_method()
+)
+
+# -- the world and its checks ------------------------------------------------------------------------
+
+
+@contextmanager
+def world(tmp_path: Path) -> Iterator[TestClient]:
+    """The app with a table (one human seat free), a score sheet with a deal, a banki game with an event;
+    bots never move during the test, so nothing changes but what the requests change."""
+    clients = app_client(tmp_path, bot_delay=3600)
+    client = next(clients)
+    try:
+        assert client.post("/api/tables", json={**TABLE, "seats": [{}, {}]}).status_code == 201
+        assert client.post("/api/sheets", json=POSTS[2][1]).status_code == 201
+        assert client.post("/api/sheets/1/deals", json=DEAL).status_code == 200
+        assert client.post("/api/banki", json=POSTS[5][1]).status_code == 201
+        assert client.post("/api/banki/1/events", json={"event": "kick Аня 7"}).status_code == 200
+        yield client
+    finally:
+        next(clients, None)
+
+
+def snapshot(store: Store) -> tuple[Any, ...]:
+    """Everything stored: tables (seats, actions), sheets (deals), banki games (events)."""
+    return (
+        [store.load_table(i) for i in store.table_ids()],
+        [store.load_sheet(i) for i in store.sheet_ids()],
+        [store.load_banki(i) for i in store.banki_ids()],
+    )
+
+
+def versions(client: TestClient) -> dict[int, int]:
+    return {table_id: room.version for table_id, room in hub(client).rooms.items()}
+
+
+def unchanged(client: TestClient, seen: dict[int, int]) -> bool:
+    """No live table moved (a refused request may load a table, but not change it)."""
+    rooms = hub(client).rooms
+    return all(rooms[table_id].version == version for table_id, version in seen.items())
+
+
+def check_refusal(data: Any) -> None:
+    """The error shape: code, field (a dotted path or null), a message in each language."""
+    assert isinstance(data, dict) and set(data) == {"error", "field", "message", "message_ru"}, data
+    assert isinstance(data["error"], str) and re.fullmatch("[a-z_]+", data["error"]), data
+    assert data["field"] is None or isinstance(data["field"], str), data
+    assert isinstance(data["message"], str) and data["message"], data
+    assert isinstance(data["message_ru"], str) and CYRILLIC.search(data["message_ru"]), data
+
+
+FUZZ = settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def test_fuzz_http_requests_never_fail_the_server_or_change_what_they_refuse(tmp_path: Path) -> None:
+    with world(tmp_path) as client:
+        store = hub(client).store
+
+        @FUZZ
+        @given(call=calls)
+        def run(call: Call) -> None:
+            before, seen = snapshot(store), versions(client)
+            response = client.request(call.method, call.path, content=call.content, params=list(call.params))
+            assert response.status_code < 500, (call, response.text)
+            if response.status_code >= 400:
+                check_refusal(response.json())
+                event(f"{response.status_code} {response.json()['error']}")  # --hypothesis-show-statistics
+                assert snapshot(store) == before, call  # a refusal changes nothing
+                assert unchanged(client, seen), call
+            else:
+                event(f"{response.status_code}")
+                if "/export/" not in call.path:
+                    response.json()  # an accepted request answers JSON
+
+        run()
+
+
+# -- the websocket -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A message sent as this text, not as JSON."""
+
+    text: str
+
+
+V, A = -7_777, -8_888  # stand for the table's version and a legal action when the message is sent
+MESSAGES = [
+    {"type": "act", "v": V, "action": A},
+    {"type": "act", "v": V, "action": "draw"},
+    {"type": "sync", "v": V},
+    {"type": "ping"},
+    {"type": "hello", "v": V},
+]
+ws_messages = st.one_of(
+    st.sampled_from(MESSAGES),
+    st.sampled_from(MESSAGES).flatmap(mutated),
+    st.sampled_from(MESSAGES).flatmap(mutated),
+    json_values,
+    st.text(max_size=30).map(Raw),
+    st.sampled_from(["", "NaN", '{"type": "act", "v": 1e999, "action": 0}', "x" * 5000, "[" * 300]).map(Raw),
+)
+
+
+def send(ws: Any, message: Any, version: int, legal: list[int]) -> dict[str, Any]:
+    """Send one message (the stand-ins replaced by the current version and a legal action); the answer."""
+    if isinstance(message, Raw):
+        ws.send_text(message.text)
+    else:
+        if isinstance(message, dict):
+            message = {
+                key: version if value == V and type(value) is int else legal[0] if value == A else value
+                for key, value in message.items()
+            }
+        ws.send_text(json.dumps(message, ensure_ascii=False))
+    return dict(ws.receive_json())
+
+
+def check_frame(frame: dict[str, Any]) -> None:
+    """A websocket refusal: the HTTP error shape, with "type": "error" and the code as "code"."""
+    assert frame.get("type") == "error", frame
+    check_refusal(
+        {"error": frame.get("code"), **{k: v for k, v in frame.items() if k not in ("type", "code")}}
+    )
+
+
+def test_fuzz_websocket_messages_are_refused_with_a_resync_and_change_nothing(tmp_path: Path) -> None:
+    with world(tmp_path) as client:
+        store = hub(client).store
+        room = hub(client).rooms[1]
+        secrets = [seat.token for seat in store.load_table(1).seats]
+
+        @settings(FUZZ, max_examples=120)
+        @given(messages=st.lists(ws_messages, min_size=1, max_size=6), watch=st.booleans())
+        def run(messages: list[Any], watch: bool) -> None:
+            mover = room.state.current_player
+            with client.websocket_connect("/ws/1") as ws:  # the seat to move, or a spectator
+                ws.send_json(
+                    {"type": "hello"}
+                    if watch or mover is None
+                    else {"type": "hello", "token": secrets[mover]}
+                )
+                assert ws.receive_json()["type"] == "sync"
+                for message in messages:
+                    before, version = snapshot(store), room.version
+                    answer = send(ws, message, version, room.state.legal_actions())
+                    event(f"{answer['type']} {answer.get('code', '')}")
+                    if answer["type"] == "error":
+                        check_frame(answer)
+                        resync = ws.receive_json()
+                        assert resync["type"] == "sync" and resync["v"] == version == room.version, message
+                        assert snapshot(store) == before, message
+                    else:  # accepted: an action (the next version), a resync, a pong
+                        assert answer["type"] in ("event", "sync", "uptodate", "pong"), answer
+                        assert answer["v"] == room.version
+
+        run()
+
+
+def test_fuzz_a_bad_first_message_closes_the_socket_and_changes_nothing(tmp_path: Path) -> None:
+    with world(tmp_path) as client:
+        store = hub(client).store
+        hello = {"type": "hello", "token": store.load_table(1).seats[0].token, "v": 0}
+        with client.websocket_connect("/ws/1") as ws:  # seat 0 is taken once, before the examples
+            ws.send_json(hello)
+            ws.receive_json()
+
+        @settings(FUZZ, max_examples=80)
+        @given(message=st.one_of(st.just(hello).flatmap(mutated), json_values, st.text(max_size=20).map(Raw)))
+        def run(message: Any) -> None:
+            before = snapshot(store)
+            with client.websocket_connect("/ws/1") as ws:
+                answer = send(ws, message, 0, [0])
+                if answer["type"] == "error":
+                    check_frame(answer)
+                    try:
+                        ws.receive_json()
+                        raise AssertionError("the socket stays open after a bad hello")
+                    except WebSocketDisconnect as closed:
+                        assert 4400 <= closed.code < 4500
+                else:
+                    assert answer["type"] in ("sync", "uptodate"), answer
+            assert snapshot(store) == before
+
+        run()
