@@ -20,8 +20,7 @@ from koloda.banki import (
     observe,
     replay,
 )
-from koloda.banki.events import KINDS
-from koloda.banki.state import PHASE_EVENTS
+from koloda.banki.events import KINDS, PHASE_EVENTS
 from koloda.banki.text import MESSAGES, RefereeError
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord

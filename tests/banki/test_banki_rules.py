@@ -9,6 +9,7 @@ import pytest
 from banki_helpers import chelyabinsk, game, moscow, rank, refused, run, seat, set_rank
 
 from koloda.banki import BankiOptions, Phase, Stick, new_game
+from koloda.banki.view import what_next
 from koloda.errors import OptionsError
 
 # -- common rules ---------------------------------------------------------------------------------------
@@ -113,7 +114,7 @@ def test_m2_each_rank_throws_from_its_own_line() -> None:
     state = moscow()
     set_rank(state, "Bob", "captain")
     assert state.line(seat(state, "Bob")) == 12
-    assert "12 m line" in " ".join(state.what_next())
+    assert "12 m line" in " ".join(what_next(state))
 
 
 def test_m4_one_throw_each_in_turn_and_the_can_is_put_back_after_a_hit() -> None:

@@ -12,12 +12,13 @@ import pytest
 from store_helpers import LEGACY_DIR, feed
 
 from koloda.banki import new_game, saved
+from koloda.banki.view import describe
 from koloda.cli import main
 from koloda.errors import RecordError
 from koloda.store.legacy import import_banki_file
 from koloda.store.open import open_store
 from koloda.store.sql import SqlStore
-from koloda.thousand.sheet import Sheet, run_sheet
+from koloda.thousand.sheet.terminal import Sheet, run_sheet
 
 SHEETS = "thousand-sheet.sqlite3"
 BANKI = Path("banki") / "game.json"
@@ -47,7 +48,7 @@ def check_banki_game(store: SqlStore, game_id: int, was: dict[str, Any]) -> None
         was["seed"],
         was["options"],
     )
-    assert {lang: state.describe(lang) for lang in ("en", "ru")} == was["describe"]
+    assert {lang: describe(state, lang) for lang in ("en", "ru")} == was["describe"]
     assert state.is_over() == was["over"]
 
 

@@ -23,7 +23,7 @@ from koloda.registry import get
 from koloda.store import migrate
 from koloda.store.schema import metadata
 from koloda.store.sql import SqlStore
-from koloda.thousand.sheet import Sheet
+from koloda.thousand.sheet.terminal import Sheet
 from koloda.web.app import create_app
 
 BANKI_TABLES = ("banki_events", "banki_games")

@@ -13,7 +13,7 @@ from koloda.bots import Bot
 from koloda.cli import main
 from koloda.registry import get
 from koloda.term import Quit
-from koloda.thousand.game_cli import play_game
+from koloda.thousand.cli import play_game
 from koloda.thousand.options import ThousandOptions
 
 

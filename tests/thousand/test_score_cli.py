@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from koloda.cli import main
-from koloda.thousand.scorefile import dump_score_file, parse_score_file
-from koloda.thousand.table import markdown_table
+from koloda.thousand.sheet.scorefile import dump_score_file, parse_score_file
+from koloda.thousand.sheet.table import markdown_table
 
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
 HEADER = '{"players": ["Аня", "Боря", "Вера"]}'

@@ -9,9 +9,9 @@ import pytest
 
 from koloda.errors import KolodaError, OptionsError
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scorefile import parse_score_file
 from koloda.thousand.scoring import DealInput, Note, ScoreBook, ScoringError, round_defence
-from koloda.thousand.table import markdown_table
+from koloda.thousand.sheet.scorefile import parse_score_file
+from koloda.thousand.sheet.table import markdown_table
 
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
 SEED_DEALS = [

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from koloda.cli import main
-from koloda.thousand.scorefile import load_score_file
 from koloda.thousand.scoring import Note
+from koloda.thousand.sheet.scorefile import load_score_file
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")

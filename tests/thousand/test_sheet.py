@@ -17,10 +17,10 @@ from koloda.store.open import open_store
 from koloda.store.paths import DB_NAME
 from koloda.store.paths import default_path as default_db_path
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scorefile import Player, parse_score_file
 from koloda.thousand.scoring import DealInput, ScoringError
-from koloda.thousand.sheet import Sheet, run_sheet
-from koloda.thousand.table import markdown_table
+from koloda.thousand.sheet.scorefile import Player, parse_score_file
+from koloda.thousand.sheet.table import markdown_table
+from koloda.thousand.sheet.terminal import Sheet, run_sheet
 
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
 PLAYERS = [Player.named("Аня"), Player.named("Боря"), Player.named("Вера")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from koloda.thousand.scorefile import parse_score_file
+from koloda.thousand.sheet.scorefile import parse_score_file
 
 DEALS = [
     {

@@ -4,10 +4,11 @@ Players enter what happened (``hit Аня``, ``tag Боря hand heel``); the st
 ``docs/rules/banki.md`` and says what happens next. See :mod:`koloda.banki.state`.
 """
 
-from koloda.banki.events import Event
+from koloda.banki.events import Event, Phase, Stick
 from koloda.banki.options import BankiOptions
-from koloda.banki.state import BankiState, Phase, Stick, legal_events, new_game, observe, replay
+from koloda.banki.state import BankiState, new_game, replay
 from koloda.banki.text import RefereeError
+from koloda.banki.view import legal_events, observe
 
 __all__ = [
     "BankiOptions",

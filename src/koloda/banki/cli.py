@@ -18,6 +18,7 @@ from koloda.banki import saved
 from koloda.banki.options import BankiOptions
 from koloda.banki.state import BankiState, new_game, replay
 from koloda.banki.text import RefereeError
+from koloda.banki.view import describe, news_text, what_next
 from koloda.errors import KolodaError, NotationError, NotFoundError, RecordError, RequestError
 from koloda.game import GameRecord
 from koloda.i18n import Lang
@@ -139,8 +140,8 @@ def _resume(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     state = replay(GameRecord.load(args.file, game="banki"))
-    print(state.describe(args.lang))
-    print("\n".join(state.what_next(args.lang)))
+    print(describe(state, args.lang))
+    print("\n".join(what_next(state, args.lang)))
     return 0
 
 
@@ -156,8 +157,8 @@ def play(
     and what comes next."""
     read = input_fn or input
     write = output_fn or print
-    write(state.describe(lang))
-    write("\n".join(state.what_next(lang)))
+    write(describe(state, lang))
+    write("\n".join(what_next(state, lang)))
     while True:
         try:
             line = read("> ").strip()
@@ -172,8 +173,8 @@ def play(
             write(_HELP[lang])
             continue
         if command == "show":
-            write(state.describe(lang))
-            write("\n".join(state.what_next(lang)))
+            write(describe(state, lang))
+            write("\n".join(what_next(state, lang)))
             continue
         try:
             if command == "undo":
@@ -191,9 +192,9 @@ def play(
         except (NotationError, KolodaError) as exc:
             write(("not understood: " if lang == "en" else "не понял: ") + str(exc) + _hint(lang))
             continue
-        for sentence in state.news_text(lang):
+        for sentence in news_text(state, lang):
             write(sentence)
-        write("\n".join(state.what_next(lang)))
+        write("\n".join(what_next(state, lang)))
     write(("saved in " if lang == "en" else "сохранено в ") + f"{store.location} (game {game_id})")
     return 0
 

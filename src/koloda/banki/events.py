@@ -16,6 +16,7 @@ Player names are checked against the game by the state (:meth:`BankiState.parse_
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -201,3 +202,37 @@ def _arity(text: str, args: list[str], count: int, form: str) -> None:
 def _choice(text: str, word: str, allowed: tuple[str, ...], what: str) -> None:
     if word not in allowed:
         raise NotationError(f"{text!r}: {what} {word!r} must be one of {', '.join(allowed)}")
+
+
+# -- the stages of a game, and the events each allows ------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    """The stages of a game; the events each allows are in ``PHASE_EVENTS``."""
+
+    COUNT = "count"  # C1: counting out the first driver
+    KICK = "kick"  # G2, M3, C3: kicking sticks off the toe for the order (and, M3, the driver)
+    THROW = "throw"  # M4 / C7: throws at the can
+    RACE = "race"  # M5-M13: fetching sticks while the driver tags
+    DRIVER_THROW = "driver-throw"  # C8: the driver's own throw
+    RUN = "run"  # C9: the run to the first line; the last one drives
+    OVER = "over"  # M19, C10
+
+
+PHASE_EVENTS: dict[Phase, tuple[str, ...]] = {
+    Phase.COUNT: ("count", "counted"),
+    Phase.KICK: ("kick",),
+    Phase.THROW: ("hit", "miss", "reset", "cross"),  # C7 adds "back": sticks are fetched between throws
+    Phase.RACE: ("back", "bring", "tag", "knock", "reset", "foul", "cross"),
+    Phase.DRIVER_THROW: ("snatch", "guarded"),
+    Phase.RUN: ("last",),
+    Phase.OVER: ("order",),
+}
+
+
+class Stick(enum.Enum):
+    """Where a player's stick is."""
+
+    HAND = "hand"  # behind the line with the stick: ready to throw, safe from tags
+    FIELD = "field"  # out on the field: its owner must fetch it
+    PILE = "pile"  # C4: in the driver's pile

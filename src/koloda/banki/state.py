@@ -17,51 +17,18 @@ koloda.banki.text.RefereeError: 'hit Аня': Аня throws out of turn: it is �
 
 from __future__ import annotations
 
-import enum
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from koloda.banki.events import Event, check_name
+from koloda.banki.events import PHASE_EVENTS, Event, Phase, Stick, check_name
 from koloda.banki.options import BankiOptions
-from koloda.banki.text import RefereeError, say
+from koloda.banki.text import RefereeError
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord
-from koloda.i18n import Lang
 
 GAME = "banki"
-
-
-class Phase(enum.Enum):
-    """The stages of a game; the events each allows are in ``PHASE_EVENTS``."""
-
-    COUNT = "count"  # C1: counting out the first driver
-    KICK = "kick"  # G2, M3, C3: kicking sticks off the toe for the order (and, M3, the driver)
-    THROW = "throw"  # M4 / C7: throws at the can
-    RACE = "race"  # M5-M13: fetching sticks while the driver tags
-    DRIVER_THROW = "driver-throw"  # C8: the driver's own throw
-    RUN = "run"  # C9: the run to the first line; the last one drives
-    OVER = "over"  # M19, C10
-
-
-PHASE_EVENTS: dict[Phase, tuple[str, ...]] = {
-    Phase.COUNT: ("count", "counted"),
-    Phase.KICK: ("kick",),
-    Phase.THROW: ("hit", "miss", "reset", "cross"),  # C7 adds "back": sticks are fetched between throws
-    Phase.RACE: ("back", "bring", "tag", "knock", "reset", "foul", "cross"),
-    Phase.DRIVER_THROW: ("snatch", "guarded"),
-    Phase.RUN: ("last",),
-    Phase.OVER: ("order",),
-}
-
-
-class Stick(enum.Enum):
-    """Where a player's stick is."""
-
-    HAND = "hand"  # behind the line with the stick: ready to throw, safe from tags
-    FIELD = "field"  # out on the field: its owner must fetch it
-    PILE = "pile"  # C4: in the driver's pile
 
 
 @dataclass
@@ -536,24 +503,6 @@ class BankiState:
         self.orders.append((p, event.text))  # C10: everyone must obey the marshal
         self._news("news_order_given", name=self.names[p], text=event.text)
 
-    # -- words -------------------------------------------------------------------------------------------
-
-    def describe(self, lang: Lang = "en") -> str:
-        """The situation in words (stage, driver, can, each player's rank, line and stick)."""
-        from koloda.banki.view import describe
-
-        return describe(self, lang)
-
-    def what_next(self, lang: Lang = "en") -> list[str]:
-        """What happens next: whose throw, what the driver may do, who may be tagged."""
-        from koloda.banki.view import what_next
-
-        return what_next(self, lang)
-
-    def news_text(self, lang: Lang = "en") -> list[str]:
-        """What the last event did (promotions, a new driver, the end), in words."""
-        return [say(key, lang, **params) for key, params in self.news]
-
     # -- history ----------------------------------------------------------------------------------------
 
     def undo(self) -> Event:
@@ -629,82 +578,3 @@ def replay(record: GameRecord) -> BankiState:
         except (NotationError, RefereeError) as exc:
             raise RecordError(f"event {number} {text!r} does not replay: {exc}") from None
     return state
-
-
-def observe(state: BankiState, seat: int | None = None) -> dict[str, Any]:
-    """What a player (or a spectator, ``seat=None``) sees: everything in the open yard, but not the seed.
-
-    The seed would tell in advance whom the counting-out picks (C1), so it never crosses this door.
-    """
-    return {
-        "names": list(state.names),
-        "you": seat,
-        "options": state.options.to_dict(),
-        "phase": state.phase.value,
-        "round": state.round,
-        "driver": state.driver,
-        "order": list(state.order),
-        "ranks": [state.rank_id(s) for s in range(len(state.names))],
-        "sticks": [stick.value for stick in state.stick],
-        "kicks": [list(k) for k in state.kicks],
-        "can_up": state.can_up,
-        "tagged": state.tagged,
-        "thrower": state.thrower(),
-        "pending_promotions": list(state.steps),
-        "winners": list(state.winners),
-        "orders": [[seat, text] for seat, text in state.orders],
-        "history": [str(event) for event in state.history],
-    }
-
-
-def legal_events(state: BankiState) -> Iterator[Event]:
-    """A sample of events the rules allow now: every kind and player, one distance per kick, every tag.
-
-    Used by the random playouts; ``apply`` is the judge, this only proposes.
-    """
-    names = state.names
-    phase = state.phase
-    if phase is Phase.COUNT:
-        yield Event("count")
-        for name in names:
-            yield Event("counted", player=name)
-        return
-    if phase is Phase.KICK:
-        for seat in state.pending_kickers():
-            for metres in (3, 7, 11):
-                yield Event("kick", player=names[seat], centimetres=metres * 100)
-        return
-    if phase is Phase.OVER:
-        if state.options.winner_orders:
-            for seat in state.players():
-                if seat not in state.winners:
-                    yield Event("order", player=names[seat], text="whistle three times")
-        return
-    candidates: list[Event] = [Event("reset"), Event("guarded")]
-    for name in names:
-        candidates += [Event("hit", player=name), Event("back", player=name), Event("knock", player=name)]
-        candidates += [
-            Event("snatch", player=name),
-            Event("last", player=name),
-            Event("hit", player=name, spear=True),
-        ]
-        candidates += [Event("miss", player=name, where=w) for w in ("pile", "field")]
-        candidates += [Event("miss", player=name), Event("foul", player=name, foul="grab")]
-        candidates.append(Event("foul", player=name, foul="line"))
-        candidates += [
-            Event("tag", player=name, means=m, part=p) for m in ("stick", "hand") for p in ("torso", "heel")
-        ]
-        for other in names:
-            if other != name:
-                candidates += [
-                    Event("cross", player=name, other=other),
-                    Event("bring", player=name, other=other),
-                ]
-    for event in candidates:
-        if event.kind in state.allowed_kinds():
-            trial = state.copy()
-            try:
-                trial.apply(event)
-            except RefereeError:
-                continue
-            yield event

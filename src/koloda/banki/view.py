@@ -1,17 +1,19 @@
-"""What the referee shows: the state in words (``describe``) and what happens next (``what_next``).
+"""What the referee shows: the state in words (``describe``), what happens next (``what_next``), what the
+last event did (``news_text``), the observation of the yard (``observe``), and the events that may come
+next (``legal_events``, for random playouts and the page's suggestions).
 
-Both read only the public view, so a terminal or a web page can show them to anyone.
+All of it is public (the yard is open), so a terminal or a web page can show it to anyone.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import Any
 
-from koloda.banki.text import MEANS_TEXT, PARTS_TEXT, PHASE_NAMES, rank_name, say
+from koloda.banki.events import Event, Phase
+from koloda.banki.state import BankiState
+from koloda.banki.text import MEANS_TEXT, PARTS_TEXT, PHASE_NAMES, RefereeError, rank_name, say
 from koloda.i18n import Lang
-
-if TYPE_CHECKING:
-    from koloda.banki.state import BankiState
 
 _STICK_TEXT = {
     "hand": ("behind the line", "за линией"),
@@ -156,3 +158,87 @@ def _chelyabinsk_sticks(state: BankiState, lang: Lang, out: list[str]) -> None:
         out.append(say("next_chel_pile", lang, names=", ".join(pile)))
     if waiting:
         out.append(say("next_chel_hitter", lang, names=", ".join(waiting)))
+
+
+def news_text(state: BankiState, lang: Lang = "en") -> list[str]:
+    """What the last event did (promotions, a new driver, the end), in words."""
+    return [say(key, lang, **params) for key, params in state.news]
+
+
+def observe(state: BankiState, seat: int | None = None) -> dict[str, Any]:
+    """What a player (or a spectator, ``seat=None``) sees: everything in the open yard, but not the seed.
+
+    The seed would tell in advance whom the counting-out picks (C1), so it never crosses this door.
+    """
+    return {
+        "names": list(state.names),
+        "you": seat,
+        "options": state.options.to_dict(),
+        "phase": state.phase.value,
+        "round": state.round,
+        "driver": state.driver,
+        "order": list(state.order),
+        "ranks": [state.rank_id(s) for s in range(len(state.names))],
+        "sticks": [stick.value for stick in state.stick],
+        "kicks": [list(k) for k in state.kicks],
+        "can_up": state.can_up,
+        "tagged": state.tagged,
+        "thrower": state.thrower(),
+        "pending_promotions": list(state.steps),
+        "winners": list(state.winners),
+        "orders": [[seat, text] for seat, text in state.orders],
+        "history": [str(event) for event in state.history],
+    }
+
+
+def legal_events(state: BankiState) -> Iterator[Event]:
+    """A sample of events the rules allow now: every kind and player, one distance per kick, every tag.
+
+    Used by the random playouts; ``apply`` is the judge, this only proposes.
+    """
+    names = state.names
+    phase = state.phase
+    if phase is Phase.COUNT:
+        yield Event("count")
+        for name in names:
+            yield Event("counted", player=name)
+        return
+    if phase is Phase.KICK:
+        for seat in state.pending_kickers():
+            for metres in (3, 7, 11):
+                yield Event("kick", player=names[seat], centimetres=metres * 100)
+        return
+    if phase is Phase.OVER:
+        if state.options.winner_orders:
+            for seat in state.players():
+                if seat not in state.winners:
+                    yield Event("order", player=names[seat], text="whistle three times")
+        return
+    candidates: list[Event] = [Event("reset"), Event("guarded")]
+    for name in names:
+        candidates += [Event("hit", player=name), Event("back", player=name), Event("knock", player=name)]
+        candidates += [
+            Event("snatch", player=name),
+            Event("last", player=name),
+            Event("hit", player=name, spear=True),
+        ]
+        candidates += [Event("miss", player=name, where=w) for w in ("pile", "field")]
+        candidates += [Event("miss", player=name), Event("foul", player=name, foul="grab")]
+        candidates.append(Event("foul", player=name, foul="line"))
+        candidates += [
+            Event("tag", player=name, means=m, part=p) for m in ("stick", "hand") for p in ("torso", "heel")
+        ]
+        for other in names:
+            if other != name:
+                candidates += [
+                    Event("cross", player=name, other=other),
+                    Event("bring", player=name, other=other),
+                ]
+    for event in candidates:
+        if event.kind in state.allowed_kinds():
+            trial = state.copy()
+            try:
+                trial.apply(event)
+            except RefereeError:
+                continue
+            yield event

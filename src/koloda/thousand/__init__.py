@@ -5,10 +5,10 @@ The card game is split as every game is (docs/architecture.md): :mod:`~koloda.th
 :mod:`~koloda.thousand.scoring` (the score engine, also behind the score sheet),
 :mod:`~koloda.thousand.observe`, :mod:`~koloda.thousand.state` (the state and its constructors),
 :mod:`~koloda.thousand.actions` (cards, action space, notation), :mod:`~koloda.thousand.knowledge` and
-:mod:`~koloda.thousand.worlds` (what a seat knows, and worlds consistent with it), the terminal in
-:mod:`~koloda.thousand.game_cli`, and :mod:`~koloda.thousand.spec`, which registers the game. The score
-sheet for games played with real cards is :mod:`~koloda.thousand.scorefile`,
-:mod:`~koloda.thousand.table`, :mod:`~koloda.thousand.sheet` and :mod:`~koloda.thousand.cli`.
+:mod:`~koloda.thousand.worlds` (what a seat knows, and worlds consistent with it),
+:mod:`~koloda.thousand.tensor`, the terminal in :mod:`~koloda.thousand.cli`, and
+:mod:`~koloda.thousand.spec`, which registers the game. The score sheet for games played with real cards
+is the subpackage :mod:`koloda.thousand.sheet`, apart from the card game.
 """
 
 from koloda.thousand.actions import action_text, parse_action

@@ -16,13 +16,14 @@ from koloda.bots.base import Bot, BotSpec
 from koloda.game import GameRecord, GameSpec, GameState, Scope
 from koloda.i18n import Lang
 from koloda.options import Options
-from koloda.thousand import cli, game_cli
+from koloda.thousand import cli
 from koloda.thousand.actions import action_text, parse_action
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scorefile import Player, ScoredGame
+from koloda.thousand.sheet import cli as sheet_cli
+from koloda.thousand.sheet.scorefile import Player, ScoredGame
+from koloda.thousand.sheet.table import page_table
 from koloda.thousand.state import ThousandState, new_game, replay
-from koloda.thousand.table import page_table
 
 
 class ThousandSpec(GameSpec):
@@ -68,15 +69,15 @@ class ThousandSpec(GameSpec):
     ) -> dict[str, Any]:
         opts = self.own_options(options, ThousandOptions)
         self.check_players(players)
-        return game_cli.simulate(
+        return cli.simulate(
             opts or ThousandOptions(), deals=deals, seed=seed, players=players, progress=progress
         )
 
     def simulate_lines(self, figures: Mapping[str, Any]) -> list[str]:
-        return game_cli.simulate_lines(figures)
+        return cli.simulate_lines(figures)
 
     def replay_summary(self, state: GameState, lang: Lang) -> str:
-        return game_cli.replay_summary(self.own_state(state, ThousandState), lang)
+        return cli.replay_summary(self.own_state(state, ThousandState), lang)
 
     def scores(self, state: GameState, names: Sequence[str]) -> dict[str, Any]:
         """The seed's score table in both languages and the chart (public: finished deals only)."""
@@ -84,5 +85,5 @@ class ThousandSpec(GameSpec):
         return page_table(ScoredGame(tuple(Player.named(name) for name in names), book))
 
     def add_commands(self, commands: Any) -> None:
-        game_cli.add_commands(commands, self)
-        cli.add_commands(commands)
+        cli.add_commands(commands, self)
+        sheet_cli.add_commands(commands)

@@ -18,6 +18,7 @@ import secrets
 from typing import Any
 
 from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe, saved
+from koloda.banki.view import describe, news_text, what_next
 from koloda.errors import KolodaError, NotationError, NotFoundError
 from koloda.store import Store
 from koloda.web.refusals import refuse, wrap
@@ -94,9 +95,9 @@ def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
         "suggestions": suggestions(state),
         **{
             lang: {
-                "describe": state.describe(lang),
-                "next": state.what_next(lang),
-                "news": state.news_text(lang),
+                "describe": describe(state, lang),
+                "next": what_next(state, lang),
+                "news": news_text(state, lang),
             }
             for lang in ("ru", "en")
         },

@@ -14,7 +14,7 @@ from koloda.errors import KolodaError, NotFoundError
 from koloda.i18n import Lang
 from koloda.store import Store
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scorefile import (
+from koloda.thousand.sheet.scorefile import (
     Player,
     ScoredGame,
     check_players,
@@ -22,8 +22,8 @@ from koloda.thousand.scorefile import (
     deal_to_json,
     dump_score_file,
 )
-from koloda.thousand.sheet import load_game
-from koloda.thousand.table import csv_table, markdown_table, page_table, winner_line
+from koloda.thousand.sheet.table import csv_table, markdown_table, page_table, winner_line
+from koloda.thousand.sheet.terminal import load_game
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewSheet, game_options
 

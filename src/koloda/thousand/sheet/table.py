@@ -1,6 +1,6 @@
 """The score table of a Thousand game in the seed's layout, as Markdown, CSV, JSON or for the web pages.
 
->>> from koloda.thousand.scorefile import parse_score_file
+>>> from koloda.thousand.sheet.scorefile import parse_score_file
 >>> lines = ['{"players": ["Аня", "Боря", "Вера"]}', '{"declarer": "Вера", "bid": 110, "bomb": true}']
 >>> game = parse_score_file("\\n".join(lines))
 >>> print(markdown_table(game, "en"))
@@ -29,8 +29,8 @@ from typing import Any
 from koloda.charts import chart
 from koloda.i18n import LANGS, Lang
 from koloda.term import say
-from koloda.thousand.scorefile import Player, ScoredGame
 from koloda.thousand.scoring import ScoreBook, number
+from koloda.thousand.sheet.scorefile import Player, ScoredGame
 
 
 def markdown_table(game: ScoredGame, lang: Lang = "ru", marks: bool = False) -> str:

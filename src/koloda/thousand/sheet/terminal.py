@@ -18,14 +18,6 @@ from koloda.i18n import Lang
 from koloda.store import Store
 from koloda.term import Quit, Read, Write, ask, say
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scorefile import (
-    Player,
-    ScoredGame,
-    check_players,
-    deal_from_json,
-    deal_to_json,
-    dump_score_file,
-)
 from koloda.thousand.scoring import (
     DECK_POINTS,
     DealInput,
@@ -35,7 +27,15 @@ from koloda.thousand.scoring import (
     check_bid,
     marriage_values,
 )
-from koloda.thousand.table import csv_table, markdown_table, status_line, winner_line
+from koloda.thousand.sheet.scorefile import (
+    Player,
+    ScoredGame,
+    check_players,
+    deal_from_json,
+    deal_to_json,
+    dump_score_file,
+)
+from koloda.thousand.sheet.table import csv_table, markdown_table, status_line, winner_line
 
 T = TypeVar("T")
 Format = Literal["md", "csv", "jsonl"]

@@ -11,7 +11,7 @@ The first line names the players (and may name a preset and options); every next
 >>> parse_score_file(text.replace('"bid": 110', '"bid": 95'))
 Traceback (most recent call last):
 ...
-koloda.thousand.scorefile.ScoreFileError: line 3: bid 95 is below the lowest bid 100
+koloda.thousand.sheet.scorefile.ScoreFileError: line 3: bid 95 is below the lowest bid 100
 """
 
 from __future__ import annotations
