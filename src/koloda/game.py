@@ -319,6 +319,16 @@ class GameSpec(ABC):
         """What ``seat`` may see of ``state`` and nothing else; ``None``: a spectator (public facts)."""
 
     @abstractmethod
+    def redeal_hidden(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
+        """A copy of ``state`` whose cards hidden from ``seat`` are dealt again at random among the places
+        ``seat`` cannot see: ``seat``'s observation must not change (the conformance suite's leak test)."""
+
+    @abstractmethod
+    def audit(self, state: GameState) -> list[str]:
+        """What is wrong with a position, in words (empty when nothing): the game's conservation laws,
+        such as every card in exactly one place. Random playouts check it after every action."""
+
+    @abstractmethod
     def action_text(self, action: int) -> str:
         """The canonical text of an action id (the same in every position)."""
 

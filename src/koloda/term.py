@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO, TypeVar
 
+from koloda.bots.base import Fault
 from koloda.cards import Card
 from koloda.errors import KolodaError, RequestError
 from koloda.i18n import Lang
@@ -102,6 +103,11 @@ def refusal(lang: Lang, entry: str, reason: KolodaError, moves: Iterable[str]) -
     if lang == "ru":
         return kind(f"Так нельзя: «{entry.strip()}» ({reason}). Можно: {legal}")
     return kind(f"{reason}. Legal moves: {legal}")
+
+
+def note_fault(fault: Fault) -> None:
+    """A bot failed to make a move and a fallback made it: said on stderr, and the game goes on."""
+    print(f"koloda: {fault}; a fallback bot moved instead", file=sys.stderr)
 
 
 def int_in(low: int, high: int) -> Callable[[str], int]:

@@ -18,7 +18,8 @@ import koloda.rl  # registers the Gymnasium ids
 from koloda.bank import NUM_ACTIONS, BankOptions, action_text, new_game, observe
 from koloda.bank import tables as T
 from koloda.bank import tensor as E
-from koloda.bank.worlds import knowledge_of, sample_world
+from koloda.bank.knowledge import knowledge_of
+from koloda.bank.worlds import sample_world
 from koloda.errors import IllegalActionError, KolodaError, OptionsError
 from koloda.rl import bank_v0
 from koloda.rl.bank_encoding import BankAdapter

@@ -34,6 +34,7 @@ from koloda.term import (
     card_text,
     colour_enabled,
     dim,
+    note_fault,
     refusal,
     say,
     track,
@@ -70,7 +71,11 @@ def _play_command(args: argparse.Namespace, spec: GameSpec) -> int:
     if args.save:
         _check_writable(args.save)  # before the match, so that a bad path loses no game
     colour = colour_enabled()
-    bots = {p: spec.bot(args.level, seed * 10 + p, options) for p in range(state.players) if p != 0}
+    bots = {
+        p: spec.guarded_bot(args.level, seed * 10 + p, options, on_fault=note_fault)
+        for p in range(state.players)
+        if p != 0
+    }
     try:
         play_match(state, seat=0, lang=args.lang, colour=colour, bots=bots)
     except Quit:

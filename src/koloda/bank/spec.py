@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -15,7 +16,8 @@ from koloda.bank import cli
 from koloda.bank.actions import action_text, parse_action
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
-from koloda.bank.state import BankState, new_game, replay
+from koloda.bank.state import BankState, audit, new_game, replay
+from koloda.bank.worlds import redeal_hidden
 from koloda.bots import bank as bots
 from koloda.bots.base import Bot, BotSpec
 from koloda.charts import chart
@@ -49,6 +51,12 @@ class BankSpec(GameSpec):
 
     def observe(self, state: GameState, seat: int | None) -> BankObservation:
         return observe(self.own_state(state, BankState), seat)
+
+    def redeal_hidden(self, state: GameState, seat: int | None, rng: random.Random) -> BankState:
+        return redeal_hidden(self.own_state(state, BankState), seat, rng)
+
+    def audit(self, state: GameState) -> list[str]:
+        return audit(self.own_state(state, BankState))
 
     def action_text(self, action: int) -> str:
         return action_text(action)

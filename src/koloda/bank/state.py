@@ -355,3 +355,33 @@ def replay(record: GameRecord) -> BankState:
         raise RecordError(f"record says {record.players} players but its deal has {state.players}")
     replay_actions(state, record.actions)
     return state
+
+
+def audit(state: BankState) -> list[str]:
+    """What is wrong with a position (empty when nothing): every card in exactly one place (a hand, the
+    stock, the bank, a captured pile, or out of play in an explicit deal) and the captured points adding
+    up (rule 7.1). Random playouts check it after every action."""
+    problems: list[str] = []
+    places = [
+        *state._hands,
+        *state._captured,
+        sum(1 << c for c in state._bank),
+        sum(1 << c for c in state._stock),
+    ]
+    seen = 0
+    for mask in places:
+        if seen & mask:
+            problems.append(f"cards in two places: {[str(DECK_36[c]) for c in T.cards_of(seen & mask)]}")
+        seen |= mask
+    if state.explicit_deal is None and seen != T.FULL_DECK:
+        problems.append(f"cards in no place: {[str(DECK_36[c]) for c in T.cards_of(T.FULL_DECK & ~seen)]}")
+    if len(state._bank) != len(set(state._bank)):
+        problems.append("a card twice in the bank")
+    if len(state._stock) != len(set(state._stock)):
+        problems.append("a card twice in the stock")
+    for p, mask in enumerate(state._captured):
+        if state._captured_pts[p] != T.points_of(mask):
+            problems.append(
+                f"seat {p} captured {T.points_of(mask)} points but is credited {state._captured_pts[p]}"
+            )
+    return problems

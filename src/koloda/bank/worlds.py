@@ -1,47 +1,39 @@
-"""Worlds a Bank seat cannot tell apart: what a seat knows, and a sampler of full deals consistent with it.
+"""Worlds a Bank seat cannot tell apart: samplers of full deals consistent with what it knows.
 
 Search bots (IS-MCTS, determinised rollouts) need full states that agree with everything one seat has
-seen. The input is **what the seat knows** about the current deal, :class:`BankKnowledge`:
+seen. Three ways, for three kinds of callers:
 
-* the public facts of the deal: dealer, active seats, trump suits, match totals at its start, the open
-  card, the size of the stock, the seat rule 4.1 named to move first (seen even before anyone moves);
-* every action of the deal with the seat that played it (the public history; ``observe`` shows it);
-* who took each card from the stock and during which action (public: the stock size and the hand sizes
-  say so), and, for the seat's own draws, which card it got;
-* the seat's own dealt hand.
-
-A bot that drives the engine itself gets it with :func:`knowledge_of` (which reads only those facts);
-a bot fed observations keeps a :class:`DealTracker` or builds the tuple itself from what it remembered.
-
-:func:`sample_deal` draws the hidden cards (the other hands and the stock order) so that replaying the
-deal's public history on them is legal at every step and gives the seat exactly what it saw: every card
-another seat laid was in that seat's hand when laid, a seat that drew or passed could not move with the
-hand it held then (rule 4.9), the first mover is the one rule 4.1 names, and the seat's own cards and
-draws are unchanged. :func:`sample_world` returns that deal as a :class:`BankState` with the history
-replayed. The draw is not the exact posterior (later constraints bias it slightly) but every world it
-returns is possible.
+* :func:`sample_deal` / :func:`sample_world` from a :class:`~koloda.bank.knowledge.BankKnowledge`
+  (OpenSpiel's ``resample_from_infostate``): they draw the hidden cards (the other hands and the stock
+  order) so that replaying the deal's public history on them is legal at every step and gives the seat
+  exactly what it saw: every card another seat laid was in that seat's hand when laid, a seat that drew
+  or passed could not move with the hand it held then (rule 4.9), the first mover is the one rule 4.1
+  names, and the seat's own cards and draws are unchanged. The draw is not the exact posterior (later
+  constraints bias it slightly) but every world it returns is possible.
+* :class:`WorldSampler` from a seat's observation alone (the search bots, which see only observations).
+* :func:`redeal_hidden`: the hidden cards dealt again with no regard to the history, for tests that a
+  seat's view does not change when only what it cannot see changes.
 
 >>> import random
+>>> from koloda.bank.knowledge import knowledge_of
 >>> from koloda.bank.state import new_game
 >>> state = new_game(players=3, seed=5, scope="deal")
 >>> for _ in range(12):
 ...     state.apply(state.legal_actions()[0])
->>> known = knowledge_of(state, 1)
->>> world = sample_world(known, random.Random(0))
->>> knowledge_of(world, 1) == known, world.hands[1] == state.hands[1]
+>>> world = sample_world(knowledge_of(state, 1), random.Random(0))
+>>> knowledge_of(world, 1) == knowledge_of(state, 1), world.hands[1] == state.hands[1]
 (True, True)
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from koloda.bank import tables as T
 from koloda.bank.actions import cards_of_action
 from koloda.bank.deal import layout_json
+from koloda.bank.knowledge import BankKnowledge
 from koloda.bank.observe import (
     BankObservation,
     action_of,
@@ -51,128 +43,13 @@ from koloda.bank.observe import (
     seat_classes,
 )
 from koloda.bank.options import BankOptions
-from koloda.bank.state import BankState, from_deal, new_game
+from koloda.bank.state import BankState
 from koloda.cards import DECK_36, Suit
 from koloda.errors import IllegalActionError, KolodaError, RecordError, RequestError
 
 #: Repairs tried on one candidate deal before drawing a fresh one, and fresh candidates before giving up.
 _REPAIRS = 300
 _CANDIDATES = 40
-
-
-@dataclass(frozen=True)
-class BankKnowledge:
-    """Everything one seat knows about the current deal (see the module docstring)."""
-
-    options: BankOptions
-    players: int
-    seat: int
-    dealer: int
-    active: tuple[int, ...]
-    trump_suits: tuple[int, ...]
-    totals: tuple[int, ...]  # match totals at the start of the deal
-    open_card: int
-    stock_size: int  # at the start of the deal
-    first_mover: int  # rule 4.1; also the seat to move while ``actions`` is empty
-    dealt: tuple[int, ...]  # the seat's own dealt cards, ascending
-    actions: tuple[tuple[int, int], ...]  # (seat, action id) of the deal, in order
-    # one per card taken from the stock, in order: (index of the action during which it was taken,
-    # the seat that took it, the card if the seat is ``seat`` itself, else -1)
-    pops: tuple[tuple[int, int, int], ...]
-
-
-class DealTracker:
-    """Follows a Bank state through one deal and records what each seat has seen.
-
-    Start it on a state at the start of a deal (or at any time in the choose-trump phase); pass every
-    action through :meth:`apply`. When a match moves to its next deal the tracker starts over.
-    """
-
-    def __init__(self, state: BankState) -> None:
-        self.state = state
-        self._start()
-
-    def _start(self) -> None:
-        s = self.state
-        self.deal_no = s.deal_no
-        self.dealt = list(s.hands)
-        self.open_card = s.bank[0] if s.bank else -1
-        self.stock_size = len(s._stock)
-        self.first_mover = s.starter
-        self.dealer, self.active = s.dealer, s.active
-        self.trump_suits, self.totals = s.trump_suits, tuple(s.totals)
-        self.actions: list[tuple[int, int]] = []
-        self.pops: list[tuple[int, int, int]] = []
-
-    def __deepcopy__(self, memo: dict[int, object]) -> DealTracker:
-        # an OpenSpiel state's clone() deep-copies its tracker; BankState.copy shares the immutable tables
-        new = copy.copy(self)
-        new.state = self.state.copy()
-        new.dealt, new.actions, new.pops = list(self.dealt), list(self.actions), list(self.pops)
-        return new
-
-    def apply(self, action: int) -> None:
-        """Play ``action`` on the tracked state, noting who took which card from the stock."""
-        s = self.state
-        seat, deal, before = s._cur, s._deal_no, len(s._stock)
-        top = s._stock[-2:][::-1]  # at most two cards leave the stock in one action: a draw, or a 7's (4.8)
-        s.apply(action)
-        if s._deal_no != deal:
-            self._start()  # the next deal of a match, or the first one after trumps were chosen (rule 3.2)
-            return
-        t = len(self.actions)
-        self.actions.append((seat, action))
-        for card in top[: before - len(s._stock)]:
-            holder = next(p for p in range(s._n) if s._hands[p] >> card & 1)
-            self.pops.append((t, holder, card))
-
-    def knowledge(self, seat: int) -> BankKnowledge:
-        """What ``seat`` knows of the deal so far."""
-        s = self.state
-        return BankKnowledge(
-            options=s.options,
-            players=s.players,
-            seat=seat,
-            dealer=self.dealer,
-            active=self.active,
-            trump_suits=self.trump_suits,
-            totals=self.totals,
-            open_card=self.open_card,
-            stock_size=self.stock_size,
-            first_mover=self.first_mover,
-            dealt=tuple(T.cards_of(self.dealt[seat])),
-            actions=tuple(self.actions),
-            pops=tuple((t, q, c if q == seat else -1) for t, q, c in self.pops),
-        )
-
-
-def knowledge_of(state: BankState, seat: int) -> BankKnowledge:
-    """What ``seat`` knows of the current deal of ``state``, read by replaying the deal from its start.
-
-    Only facts the seat has seen go in (its own cards and draws, public actions and stock counts).
-    """
-    check_seat(state, seat)
-    start = state.deal_start
-    base = _rebuild(state, start)
-    tracker = DealTracker(base)
-    for _, action in state.history[start:]:
-        tracker.apply(action)
-    return tracker.knowledge(seat)
-
-
-def _rebuild(state: BankState, upto: int) -> BankState:
-    """The state after the first ``upto`` actions of ``state``'s history."""
-    deal = state.explicit_deal
-    if deal is not None:
-        opts = state.options
-        if opts.trump_choice == "in-turn":
-            opts = opts.replace(trump_choice="random")  # the deal names the suits chosen (rule 3.2)
-        base = from_deal(deal, opts, scope=state.scope)
-    else:
-        base = new_game(state.options, players=state.players, seed=state.seed, scope=state.scope)
-    for _, action in state.history[:upto]:
-        base.apply(action)
-    return base
 
 
 # -- sampling ---------------------------------------------------------------------------------------------
@@ -551,3 +428,26 @@ class WorldSampler:
                 out[seat] = cover
             previous = (seat, text)
         return out
+
+
+# -- what a seat cannot tell apart, the quick way ---------------------------------------------------------
+
+
+def redeal_hidden(state: BankState, seat: int | None, rng: random.Random) -> BankState:
+    """A copy of ``state`` whose cards hidden from ``seat`` (the other hands and the stock, rule 2.3) are
+    dealt again at random among those places, each keeping its size. ``seat`` sees no difference: its
+    observation is the same (the conformance suite checks this of every game). The copy need not be one
+    the deal's history could reach: only what ``seat`` sees is kept.
+    """
+    check_seat(state, seat)
+    new = state.copy()
+    others = [p for p in range(state.players) if p != seat]
+    cards = [c for p in others for c in T.cards_of(new._hands[p])] + list(new._stock)
+    rng.shuffle(cards)
+    for p in others:
+        size = new._hands[p].bit_count()
+        new._hands[p] = sum(1 << c for c in cards[:size])
+        cards = cards[size:]
+    new._stock = cards
+    new._legal = None
+    return new

@@ -172,6 +172,11 @@ class GuardedBot:
         self._on_fault = on_fault
         self.faults: list[Fault] = []
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The bots asked in turn, preferred first (a random legal action comes after the last)."""
+        return tuple(name for name, _ in self._chain)
+
     def _fault(self, name: str, kind: str, detail: str) -> None:
         fault = Fault(name, kind, detail)
         self.faults.append(fault)

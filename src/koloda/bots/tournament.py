@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from koloda import registry
 from koloda.bots.base import parse_spec
@@ -82,14 +82,23 @@ def _engine(game: str, options: dict[str, Any]) -> tuple[GameSpec, Options]:
     return spec, spec.options_class.from_mapping(options)
 
 
-def play_deal(job: Job, deal: int) -> list[list[float]]:
-    """Play one duplicate deal: for each rotation, the points of each seat."""
+class DealOutcome(NamedTuple):
+    """One duplicate deal: per rotation the points of each seat; per entry the moves its bot failed to
+    make (a fallback played them, docs/bots.md "Bots that misbehave")."""
+
+    points: list[list[float]]
+    faults: list[int]
+
+
+def play_deal(job: Job, deal: int) -> DealOutcome:
+    """Play one duplicate deal, every seat's bot guarded by its fallbacks."""
     spec, opts = _engine(job.game, job.options)
     out = []
+    faults = [0] * len(job.specs)
     for rotation in range(job.players):
         seats = lineup(job.players, len(job.specs), rotation)
         bots = [
-            spec.bot(job.specs[entry], bot_seed(job.seed, deal, rotation, seat), opts)
+            spec.guarded_bot(job.specs[entry], bot_seed(job.seed, deal, rotation, seat), opts)
             for seat, entry in enumerate(seats)
         ]
         state = spec.new_game(opts, players=job.players, seed=deal_seed(job.seed, deal), scope="deal")
@@ -100,10 +109,12 @@ def play_deal(job: Job, deal: int) -> list[list[float]]:
             legal = state.legal_actions()
             state.apply(bots[seat].choose(spec.observe(state, seat), legal))
         out.append([float(x) for x in state.returns()])
-    return out
+        for seat, entry in enumerate(seats):
+            faults[entry] += len(bots[seat].faults)
+    return DealOutcome(out, faults)
 
 
-def play_chunk(job: Job) -> list[list[list[float]]]:
+def play_chunk(job: Job) -> list[DealOutcome]:
     """Play deals ``first`` .. ``first + count - 1`` of a tournament."""
     return [play_deal(job, d) for d in range(job.first, job.first + job.count)]
 
@@ -115,7 +126,7 @@ def _chunks(base: Job, deals: int, size: int) -> list[Job]:
     ]
 
 
-def _run_processes(jobs: list[Job], workers: int) -> Iterator[list[list[list[float]]]]:
+def _run_processes(jobs: list[Job], workers: int) -> Iterator[list[DealOutcome]]:
     if workers <= 1:
         for job in jobs:
             yield play_chunk(job)
@@ -124,7 +135,7 @@ def _run_processes(jobs: list[Job], workers: int) -> Iterator[list[list[list[flo
         yield from pool.map(play_chunk, jobs)
 
 
-def _run_ray(jobs: list[Job], workers: int) -> Iterator[list[list[list[float]]]]:
+def _run_ray(jobs: list[Job], workers: int) -> Iterator[list[DealOutcome]]:
     try:
         import ray
     except ImportError:
@@ -153,6 +164,7 @@ class TournamentResult:
     options: dict[str, Any]
     points: tuple[tuple[tuple[float, ...], ...], ...]
     seconds: float
+    faults: tuple[int, ...] = ()  # per entry: moves its bot failed to make, played by a fallback
 
     @property
     def deals(self) -> int:
@@ -195,6 +207,7 @@ class TournamentResult:
                 wins.append(1.0 / len(winners) if j in winners else 0.0)
             win, win_ci = mean_ci(wins)
             bots[label] = {
+                "faults": self.faults[j] if self.faults else 0,
                 "mean_points_per_deal": mean,
                 "ci95": [ci[0], ci[1]],
                 "win_rate": win,
@@ -255,13 +268,16 @@ def run_tournament(
     jobs = _chunks(Job(game, tuple(specs), players, opts, seed, 0, 0), deals, size)
     start = time.perf_counter()
     points: list[tuple[tuple[float, ...], ...]] = []
+    faults = [0] * len(specs)
     runner = _run_ray if backend == "ray" else _run_processes
     for result in runner(jobs, workers):
-        points.extend(tuple(tuple(r) for r in deal) for deal in result)
+        for outcome in result:
+            points.append(tuple(tuple(r) for r in outcome.points))
+            faults = [a + b for a, b in zip(faults, outcome.faults, strict=True)]
         if progress is not None:
             progress(len(points), deals)
     return TournamentResult(
-        game, players, tuple(specs), seed, opts, tuple(points), time.perf_counter() - start
+        game, players, tuple(specs), seed, opts, tuple(points), time.perf_counter() - start, tuple(faults)
     )
 
 
@@ -328,6 +344,8 @@ def _main(args: argparse.Namespace) -> int:
             f"  {label:<24} {row['mean_points_per_deal']:8.2f} points/deal [{lo:.2f}, {hi:.2f}]"
             f"   wins {100 * row['win_rate']:5.1f}% [{100 * wl:.1f}, {100 * wh:.1f}]"
         )
+        if row["faults"]:
+            print(f"  {label}: {row['faults']} moves its bot failed to make were played by a fallback")
     for pair in summary["pairs"]:
         lo, hi = pair["ci95"]
         print(f"  {pair['a']} - {pair['b']}: {pair['difference']:+.2f} [{lo:+.2f}, {hi:+.2f}]")

@@ -21,9 +21,10 @@ import numpy.typing as npt
 
 from koloda.bank import tables as T
 from koloda.bank.actions import action_text, cards_of_action
+from koloda.bank.knowledge import DealTracker
 from koloda.bank.options import BankOptions
 from koloda.bank.tensor import OBS_SIZE
-from koloda.bank.worlds import DealTracker, deal_state, sample_deal
+from koloda.bank.worlds import deal_state, sample_deal
 from koloda.cards import DECK_36, Suit
 from koloda.errors import OptionsError
 from koloda.rl.bank_encoding import BankAdapter

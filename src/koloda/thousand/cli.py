@@ -19,7 +19,7 @@ from koloda.errors import KolodaError, RequestError
 from koloda.game import GameSpec
 from koloda.i18n import LANGS, Lang
 from koloda.options import add_option_arguments
-from koloda.term import Quit, Read, Write, ask, card_text, cards_line, refusal, say, track
+from koloda.term import Quit, Read, Write, ask, card_text, cards_line, note_fault, refusal, say, track
 from koloda.thousand.actions import ACES, BID, BOMB, CARDS, GIVE, MARRY, PASS, action_bid
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
@@ -285,7 +285,10 @@ def _play(args: argparse.Namespace, spec: GameSpec) -> int:
     if seed < 0:
         raise RequestError(f"--seed must not be negative, not {seed}", field="seed")
     options = ThousandOptions.preset(args.preset).with_assignments(args.option)
-    bots = {seat: spec.bot(args.level, seed * 10 + seat, options) for seat in range(1, args.players)}
+    bots = {
+        seat: spec.guarded_bot(args.level, seed * 10 + seat, options, on_fault=note_fault)
+        for seat in range(1, args.players)
+    }
     try:
         play_game(
             options, seed=seed, bots=bots, players=args.players, lang=args.lang, read=input, write=print

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -23,7 +24,8 @@ from koloda.thousand.options import ThousandOptions
 from koloda.thousand.sheet import cli as sheet_cli
 from koloda.thousand.sheet.scorefile import Player, ScoredGame
 from koloda.thousand.sheet.table import page_table
-from koloda.thousand.state import ThousandState, new_game, replay
+from koloda.thousand.state import ThousandState, audit, new_game, replay
+from koloda.thousand.worlds import redeal_hidden
 
 
 class ThousandSpec(GameSpec):
@@ -51,6 +53,12 @@ class ThousandSpec(GameSpec):
 
     def observe(self, state: GameState, seat: int | None) -> ThousandObservation:
         return observe(self.own_state(state, ThousandState), seat)
+
+    def redeal_hidden(self, state: GameState, seat: int | None, rng: random.Random) -> ThousandState:
+        return redeal_hidden(self.own_state(state, ThousandState), seat, rng)
+
+    def audit(self, state: GameState) -> list[str]:
+        return audit(self.own_state(state, ThousandState))
 
     def action_text(self, action: int) -> str:
         return action_text(action)

@@ -31,7 +31,10 @@ from koloda.thousand.actions import (
     ACTION_TEXTS,
     DECK_POINTS,
     MARRIAGE_VALUES,
+    PASS,
+    POINTS,
     action_text,
+    card_played,
     mask_cards,
     parse_action,
 )
@@ -312,3 +315,31 @@ def replay(record: GameRecord) -> ThousandState:
             raise RecordError(str(exc)) from None
     replay_actions(state, record.actions)
     return state
+
+
+def audit(state: ThousandState) -> list[str]:
+    """What is wrong with a position (empty when nothing): the 24 cards each in exactly one place (a
+    hand, the talon until the declarer takes it, or played this deal), tricks and their points adding up
+    (rule G1: 120 in a deal). Random playouts check it after every action."""
+    s = state
+    problems: list[str] = []
+    if s._phase == OVER:
+        return problems  # the last deal's cards are all played and scored
+    places = list(s._hands)
+    if s._phase == BIDDING:
+        places.append(s._talon)
+    played = [card_played(a) for a in s._history[s._deal_start :] if a < PASS]
+    places += [1 << c for c in played]
+    seen = 0
+    for mask in places:
+        if seen & mask:
+            problems.append(f"cards in two places: {' '.join(map(str, mask_cards(seen & mask)))}")
+        seen |= mask
+    if seen != (1 << 24) - 1:
+        problems.append(f"cards in no place: {' '.join(map(str, mask_cards(((1 << 24) - 1) & ~seen)))}")
+    finished = len(played) // 3
+    if sum(s._won) != finished:
+        problems.append(f"{sum(s._won)} tricks won but {finished} played")
+    if sum(s._taken) != sum(POINTS[c] for c in played[: finished * 3]):
+        problems.append(f"{sum(s._taken)} card points taken in tricks, not those of the cards played")
+    return problems

@@ -51,7 +51,7 @@ from koloda.thousand.knowledge import (
     cards_mask,
     knowledge,
 )
-from koloda.thousand.observe import ThousandObservation
+from koloda.thousand.observe import ThousandObservation, check_seat
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.rules import BIDDING
 from koloda.thousand.state import ThousandState
@@ -436,3 +436,27 @@ class WorldSampler:
 
 def _next_active(active: list[int], seat: int) -> int:
     return active[(active.index(seat) + 1) % len(active)]
+
+
+def redeal_hidden(state: ThousandState, seat: int | None, rng: random.Random) -> ThousandState:
+    """A copy of ``state`` whose cards hidden from ``seat`` (the other hands, and the talon while it is
+    hidden from it, rule G15) are dealt again at random among those places, each keeping its size.
+    ``seat`` sees no difference: its observation is the same (the conformance suite checks this of every
+    game). The copy need not be one the deal's history could reach: only what ``seat`` sees is kept.
+    """
+    check_seat(state, seat)
+    new = state.copy()
+    others = [p for p in range(state.players) if p != seat]
+    talon_hidden = new._phase == BIDDING  # afterwards the talon's cards are in the declarer's hand
+    cards = [c for p in others for c in mask_ids(new._hands[p])]
+    if talon_hidden:
+        cards += mask_ids(new._talon)
+    rng.shuffle(cards)
+    for p in others:
+        size = new._hands[p].bit_count()
+        new._hands[p] = sum(1 << c for c in cards[:size])
+        cards = cards[size:]
+    if talon_hidden:
+        new._talon = sum(1 << c for c in cards)
+    new._legal = None
+    return new

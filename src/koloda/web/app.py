@@ -85,8 +85,9 @@ async def _refused(request: Request, exc: Exception) -> Response:
     return JSONResponse(refusals.body(exc), status_code=exc.status, headers=headers)
 
 
-def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
-    """The web app over ``store``; bots wait ``bot_delay`` seconds before each move."""
+def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.0) -> Starlette:
+    """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, and a bot that takes
+    more than ``bot_seconds`` for a move is replaced by its fallback for that move."""
     hub: Hub | None = None
 
     def the_hub() -> Hub:
@@ -96,7 +97,7 @@ def create_app(store: Store, *, bot_delay: float = 0.6) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal hub
-        hub = Hub(store, bot_delay=bot_delay)
+        hub = Hub(store, bot_delay=bot_delay, bot_seconds=bot_seconds)
         app.state.hub = hub
         try:
             yield
