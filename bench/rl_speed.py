@@ -10,7 +10,7 @@ PettingZoo / raw (issue 5 asks for at least 1/3). The ways run interleaved in 0.
 
     .venv/bin/python bench/rl_speed.py [--seconds 3] [--games bank,thousand] [--json]
 
-The encoders and masks run in C where ``koloda.rl._speedups`` is built (``speedups`` in the output);
+The encoders and masks run in C where ``koloda._speedups`` is built (``speedups`` in the output);
 ``KOLODA_NO_SPEEDUPS=1`` in the environment measures the Python reference code instead.
 """
 
@@ -29,7 +29,8 @@ import numpy as np
 import pyspiel
 
 import koloda.rl.openspiel  # noqa: F401 (registers the games)
-from koloda.rl import bank_v0, core
+from koloda import tensor
+from koloda.rl import bank_v0
 
 PLAYERS = 3
 
@@ -173,7 +174,7 @@ def main() -> None:
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
         "python": platform.python_version(),
         "players": PLAYERS,
-        "speedups": core.speedups is not None,
+        "speedups": tensor.speedups is not None,
     }
     for game in args.games.split(","):
         figures[game] = measure(game, args.seconds)

@@ -5,7 +5,7 @@ implements it over SQLAlchemy; :func:`koloda.store.open.open_store` is how a com
 database of ``--db`` (a file path or a SQLAlchemy URL) or the data directory's
 (:mod:`koloda.store.paths`), its schema upgraded by the Alembic migrations in ``migrations/``
 (:mod:`koloda.store.migrate`), and the files of older koloda imported once (:mod:`koloda.store.legacy`).
-docs/architecture-store.md tells the whole story.
+docs/architecture.md, "Storage" tells the whole story.
 
 A card table is kept as what replays it (:class:`TableRecord`); a Thousand score sheet as its players,
 options and deal lines; a banki game as its names, options, seed and event lines. The values are JSON

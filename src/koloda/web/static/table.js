@@ -63,6 +63,7 @@ function render() {
   });
   document.getElementById("title").textContent = `${t("table")} ${msg.table.id} · ${t(game + "Game")}`;
   document.title = `koloda · ${t(game + "Game")} ${msg.table.id}`;
+  if (!DRAWN.has(game)) { renderAnyGame(view, mine); return; }
   renderSeats(view, game);
   const status = document.getElementById("status");
   status.className = `status${mine ? " me" : ""}`;
@@ -75,6 +76,33 @@ function render() {
   document.getElementById("hand-panel").classList.toggle("hidden", msg.seat === null);
   if (msg.seat === null) status.textContent += ` · ${t("spectator")}`;
   renderEnd(view, game);
+}
+
+// The games this page draws itself; any other registered game gets renderAnyGame (docs/architecture.md).
+const DRAWN = new Set(["bank", "thousand"]);
+const HEADER = new Set(["seat", "players", "deal", "phase", "current_player", "version", "legal_actions", "actions"]);
+
+// A game the page does not know: the seats with their points, the observation's own fields as text, the
+// seat's hand and a button for each legal action, and the points table.
+function renderAnyGame(view, mine) {
+  const points = msg.returns || (msg.scores && msg.scores.returns) || [];
+  document.getElementById("seats").replaceChildren(...msg.table.seats.map((seat, i) =>
+    el("div", { class: `seat${view.current_player === i ? " turn" : ""}`, dataset: { seat: i } },
+      el("div", { class: "who" }, `${seat.name}${i === msg.seat ? ` (${t("you")})` : ""}`),
+      el("div", { class: "facts" }, `${t("score")}: ${points[i] ?? "—"}`))));
+  const status = document.getElementById("status");
+  status.className = `status${mine ? " me" : ""}`;
+  status.textContent = msg.table.over ? t("matchOver") : mine ? t("yourTurn") : `${t("turnOf")}: ${who(view.current_player)}`;
+  const fields = Object.entries(view).filter(([key]) => !HEADER.has(key) && key !== "hand" && key !== "history");
+  document.getElementById("zones").replaceChildren(zone(`${t("deal")} ${view.deal}`,
+    ...fields.map(([key, value]) => el("div", {}, `${key}: ${JSON.stringify(value)}`))));
+  document.getElementById("hand").replaceChildren(...(view.hand || []).map((c) => el("span", { class: "chip" }, String(c))));
+  document.getElementById("actions").replaceChildren(...(mine ? view.actions : []).map(([id, text]) =>
+    el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, text)));
+  document.getElementById("log").replaceChildren(...(view.history || []).map(([seat, text]) => el("li", {}, `${who(seat)}: ${text}`)));
+  document.getElementById("scores").replaceChildren(el("div", { class: "table-wrap" },
+    tableEl(names(), [names().map((_, i) => String(points[i] ?? "—"))])));
+  document.getElementById("hand-panel").classList.toggle("hidden", msg.seat === null);
 }
 
 function renderSeats(view, game) {

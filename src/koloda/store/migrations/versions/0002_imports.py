@@ -2,7 +2,7 @@
 
 Score sheets kept in the terminal and banki games kept in a JSON file now live in the same tables as the
 web app's (``sheets``, ``banki_games``): their rows needed no new column. What is new is the record of
-what was imported from the old files (docs/architecture-store.md, "Legacy imports").
+what was imported from the old files (docs/architecture.md, "Legacy imports").
 """
 
 from __future__ import annotations
