@@ -90,6 +90,15 @@ def _replay(args: argparse.Namespace, spec: GameSpec) -> int:
     return 0
 
 
+def one_line(text: str) -> str:
+    """A message on one line: control characters it quotes from the input are shown escaped.
+
+    >>> print(one_line("unknown key '\\r'"))
+    unknown key '\\r'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -100,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(func(args) or 0)
     except KolodaError as exc:  # bad input: one clear line, never a traceback
-        print(f"koloda: error: {exc}", file=sys.stderr)
+        print(f"koloda: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)

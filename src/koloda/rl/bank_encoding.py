@@ -19,7 +19,6 @@ from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, new_game
 from koloda.bank.tensor import HIGH, LOW, OBS_SIZE, BankEncoder
 from koloda.rl.core import Rewards, check_players, check_rewards
-from koloda.tensor import FloatArray
 
 
 class BankAdapter:
@@ -51,13 +50,10 @@ class BankAdapter:
         self.options = BankOptions.preset(preset).replace(**options)
         self.options.check_players(players)
         self.encoder = BankEncoder()
+        self.encode = self.encoder.encode  # the engine's tensor itself: no call in between on the hot path
 
     def new_state(self, seed: int) -> BankState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
-
-    def encode(self, state: BankState, seat: int) -> FloatArray:
-        """The observation tensor of ``seat`` (a new float32 array; docs/rl.md)."""
-        return self.encoder.encode(state, seat)
 
     def deals_done(self, state: BankState) -> int:
         return state.deals_played

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from koloda.rl.core import Rewards, check_players, check_rewards
-from koloda.tensor import FloatArray
 from koloda.thousand.actions import NUM_ACTIONS
 from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
@@ -51,13 +50,10 @@ class ThousandAdapter:
         self.scope = scope
         self.options = ThousandOptions.preset(preset).replace(**options)
         self.encoder = ThousandEncoder()
+        self.encode = self.encoder.encode  # the engine's tensor itself: no call in between on the hot path
 
     def new_state(self, seed: int) -> ThousandState:
         return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
-
-    def encode(self, state: ThousandState, seat: int) -> FloatArray:
-        """The observation tensor of ``seat`` (a new float32 array; docs/rl.md)."""
-        return self.encoder.encode(state, seat)
 
     def deals_done(self, state: ThousandState) -> int:
         return state.deals_played

@@ -115,12 +115,12 @@ class DealTracker:
     def knowledge(self, seat: int) -> ThousandKnowledge:
         """What ``seat`` knows of the deal so far."""
         s = self.state
-        seen = visible(s, seat)  # rule G7: the talon once shown, the gifts the seat gave or received
+        _, talon, *gifts = visible(s, seat)  # rule G7: the talon once shown, the gifts given or received
         actions = []
         for q, a in self.actions:
             if a >= GIVE and a != BOMB:
                 k = (a - GIVE) % 2
-                if seen.gifts[k] < 0:
+                if gifts[k] < 0:
                     a = HIDDEN_GIFT - k
             actions.append((q, a))
         return ThousandKnowledge(
@@ -130,7 +130,7 @@ class DealTracker:
             dealer=s.dealer,
             book=self.book,
             hand=self.hands[seat],
-            talon=-1 if seen.talon is None else self.talon,
+            talon=-1 if talon is None else self.talon,
             actions=tuple(actions),
         )
 

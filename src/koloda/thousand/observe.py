@@ -20,7 +20,6 @@ the talon, and no hand and no gift.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from koloda.cards import Card, Suit
 from koloda.errors import RequestError
@@ -86,12 +85,10 @@ class ThousandObservation(Observation):
     target: int  # the score that wins (S8): public, like every option
 
 
-class Visible(NamedTuple):
-    """The hidden cards one seat sees (bitmasks of card ids)."""
-
-    hand: int  # its own cards (none for a spectator)
-    talon: int | None  # the talon, once shown to it (rule G7); None while hidden from it
-    gifts: tuple[int, int]  # the card given to the declarer's first and second opponent, -1 if unseen
+#: The hidden cards one seat sees: its own hand (a bitmask; 0 for a spectator), the talon once shown to it
+#: (a bitmask; None while hidden from it, rule G7), and the card given to the declarer's first and second
+#: opponent (-1 when unseen or not given yet). A plain tuple: the tensor builds one every step.
+Visible = tuple[int, int | None, int, int]
 
 
 def check_seat(state: ThousandState, seat: object) -> int | None:
@@ -107,19 +104,18 @@ def visible(state: ThousandState, seat: int | None) -> Visible:
     s = state
     o = s._options
     decl = s._declarer
+    hand = 0 if seat is None else s._hands[seat]
     if s._phase == BIDDING:
-        return Visible(0 if seat is None else s._hands[seat], None, (-1, -1))
-    shown = not (o.talon_hidden_at_100 and s._high_bid == o.min_bid and seat != decl)
+        return hand, None, -1, -1
+    talon = None if o.talon_hidden_at_100 and s._high_bid == o.min_bid and seat != decl else s._talon
     gifts = s._gifts
     if seat == decl:
-        seen = (gifts[0], gifts[1])
-    elif seat is not None and seat == s._nxt[decl]:
-        seen = (gifts[0], -1)
-    elif seat is not None and seat == s._nxt[s._nxt[decl]]:
-        seen = (-1, gifts[1])
-    else:
-        seen = (-1, -1)
-    return Visible(0 if seat is None else s._hands[seat], s._talon if shown else None, seen)
+        return hand, talon, gifts[0], gifts[1]
+    if seat is not None and seat == s._nxt[decl]:
+        return hand, talon, gifts[0], -1
+    if seat is not None and seat == s._nxt[s._nxt[decl]]:
+        return hand, talon, -1, gifts[1]
+    return hand, talon, -1, -1
 
 
 def observe(state: ThousandState, seat: int | None) -> ThousandObservation:
@@ -127,7 +123,7 @@ def observe(state: ThousandState, seat: int | None) -> ThousandObservation:
     once shown and the gifts it gave or received (:func:`visible`)."""
     seat = check_seat(state, seat)
     s = state
-    seen = visible(s, seat)
+    hand, talon, *gifts_seen = visible(s, seat)
     bids: list[tuple[int, str]] = [(s._first, str(s._options.min_bid))]  # rule G5: the compulsory bid
     gifts: list[tuple[int, Card]] = []
     tricks: list[Trick] = []
@@ -148,7 +144,7 @@ def observe(state: ThousandState, seat: int | None) -> ThousandObservation:
         elif action >= GIVE:
             given += 1
             card, k = divmod(action - GIVE, 2)
-            if seen.gifts[k] >= 0:
+            if gifts_seen[k] >= 0:
                 gifts.append((s._nxt[decl] if k == 0 else s._nxt[s._nxt[decl]], CARDS[card]))
         else:
             if action < MARRY:
@@ -178,12 +174,12 @@ def observe(state: ThousandState, seat: int | None) -> ThousandObservation:
         version=s.version,
         legal_actions=tuple(s.legal_actions()) if mine else (),
         dealer=s._dealer,
-        hand=mask_cards(seen.hand),
+        hand=mask_cards(hand),
         hand_sizes=tuple(h.bit_count() for h in s._hands),
         bids=tuple(bids),
         high_bid=s._high_bid,
         declarer=s.declarer,
-        talon=None if seen.talon is None else mask_cards(seen.talon),
+        talon=None if talon is None else mask_cards(talon),
         gifts=tuple(gifts),
         contract=contract,
         bomb=bomb,

@@ -88,14 +88,15 @@ class ThousandEncoder:
         phase = s._phase
         hands = s._hands
         decl = s._declarer
-        seen = visible(s, seat)  # rule G7, G15: the hand, the talon once shown, the gifts given or got
-        flags = seen.hand | 1 << (PHASE + phase)
+        hand, talon, gift0, gift1 = visible(s, seat)  # rule G7, G15: what the seat may see
+        flags = hand | 1 << (PHASE + phase)
         if phase != BIDDING:
-            if seen.talon is not None:
-                flags |= seen.talon << TALON
-            for card in seen.gifts:
-                if card >= 0:
-                    flags |= 1 << (GIFTS + card)
+            if talon is not None:
+                flags |= talon << TALON
+            if gift0 >= 0:
+                flags |= 1 << (GIFTS + gift0)
+            if gift1 >= 0:
+                flags |= 1 << (GIFTS + gift1)
             if o.show_past_tricks:
                 held = hands[0] | hands[1] | hands[2] | (hands[3] if len(hands) == 4 else 0)
                 for c in s._trick:
