@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from koloda.bots.base import LEVELS, Bot, BotSpec, Fault, GuardedBot, RandomBot, parse_spec
 from koloda.cards import Card, Suit
@@ -29,6 +29,9 @@ from koloda.errors import IllegalActionError, KolodaError, OptionsError, RecordE
 from koloda.i18n import Lang
 from koloda.options import Options
 from koloda.term import track
+
+if TYPE_CHECKING:
+    from koloda.tensor import TensorEncoder
 
 Scope = Literal["deal", "match"]
 RECORD_VERSION = 1
@@ -419,6 +422,30 @@ class GameSpec(ABC):
     def scores(self, state: GameState, names: Sequence[str]) -> dict[str, Any]:
         """The score table the web shows beside a table (public facts only): by default the returns."""
         return {"names": list(names), "returns": state.returns()}
+
+    # -- research interfaces (docs/rl.md) --------------------------------------------------------------
+
+    num_actions: ClassVar[int] = 0  # the size of the fixed action space (0: the game declares none)
+
+    def encoder(self) -> TensorEncoder:
+        """The game's observation tensor (needs NumPy); a game without one offers no research interface."""
+        raise OptionsError(f"{self.name} has no observation tensor for the research interfaces")
+
+    def deals_played(self, state: GameState) -> int:
+        """How many deals have ended (a research episode's rewards come deal by deal)."""
+        return int(state.is_over())
+
+    def deal_scores(self, state: GameState, index: int) -> Sequence[int]:
+        """The points per seat of deal ``index`` (from 0)."""
+        return state.returns()
+
+    def winner(self, state: GameState) -> int | None:
+        """The seat that won a finished game: by default the one with the most points, if only one."""
+        if not state.is_over():
+            return None
+        points = state.returns()
+        best = max(points)
+        return points.index(best) if points.count(best) == 1 else None
 
     def add_commands(self, commands: Any) -> None:  # noqa: B027 (a hook: most games add nothing)
         """Add the game's own terminal commands (``play``...) to ``koloda <game>``; none by default."""

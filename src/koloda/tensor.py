@@ -9,12 +9,27 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float32]
 Int8Array = npt.NDArray[np.int8]
+
+
+class TensorEncoder(Protocol):
+    """A game's observation as a float32 tensor of ``size`` entries, each within ``low``..``high``: what
+    ``GameSpec.encoder()`` gives the research interfaces (docs/rl.md)."""
+
+    size: int
+    low: FloatArray
+    high: FloatArray
+
+    def encode(self, state: Any, seat: int) -> FloatArray:
+        """The tensor of what ``seat`` may see of ``state`` (a new array)."""
+        ...
+
 
 #: Set to 1 in the environment to run on the Python reference code even where the C extension is built.
 NO_SPEEDUPS = "KOLODA_NO_SPEEDUPS"

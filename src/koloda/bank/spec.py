@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from koloda.bank import cli
 from koloda.bank.actions import action_text, parse_action
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, audit, new_game, replay
+from koloda.bank.tables import NUM_ACTIONS
 from koloda.bank.worlds import redeal_hidden
 from koloda.bots import bank as bots
 from koloda.bots.base import Bot, BotSpec
@@ -24,6 +25,9 @@ from koloda.charts import chart
 from koloda.game import GameRecord, GameSpec, GameState, Scope
 from koloda.i18n import Lang
 from koloda.options import Options
+
+if TYPE_CHECKING:
+    from koloda.tensor import TensorEncoder
 
 
 class BankSpec(GameSpec):
@@ -34,6 +38,7 @@ class BankSpec(GameSpec):
     player_counts = (2, 3, 4)
     default_players = 3
     options_class = BankOptions
+    num_actions = NUM_ACTIONS
     # docs/bots.md, "Levels": Bank's search needs more playouts to beat its heuristic (performance.md)
     levels: ClassVar[Mapping[str, str]] = {
         "easy": "heuristic:noise=0.3",
@@ -64,6 +69,17 @@ class BankSpec(GameSpec):
     def parse_action(self, text: str) -> int:
         return parse_action(text)
 
+    def encoder(self) -> TensorEncoder:
+        from koloda.bank.tensor import BankEncoder  # NumPy: only the research interfaces need it
+
+        return BankEncoder()
+
+    def deals_played(self, state: GameState) -> int:
+        return self.own_state(state, BankState).deals_played
+
+    def winner(self, state: GameState) -> int | None:
+        return self.own_state(state, BankState).winner
+
     def make_bot(self, spec: BotSpec, seed: int, options: Options | None) -> Bot:
         opts = self.own_options(options, BankOptions)
         if spec.kind == "heuristic":
@@ -89,6 +105,9 @@ class BankSpec(GameSpec):
         results = [result.to_json() for result in bank.results]
         totals = [result["totals"] for result in results]
         return {"results": results, "chart": chart(names, totals, target=bank.options.target)}
+
+    def deal_scores(self, state: GameState, index: int) -> tuple[int, ...]:
+        return self.own_state(state, BankState).results[index].scores
 
     def add_commands(self, commands: Any) -> None:
         cli.add_commands(commands, self)

@@ -85,6 +85,10 @@ class BankEncoder:
     """Encodes Bank states as tensors; it caches the blocks that change only on a capture, a seat going
     out or a new deal (one encoder per environment: states of any options may be encoded)."""
 
+    size = OBS_SIZE
+    low = LOW
+    high = HIGH
+
     def __init__(self) -> None:
         self._table_cache: dict[tuple[Any, ...], tuple[int, list[float]]] = {}
         self._trumps: dict[tuple[Any, ...], int] = {}

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from koloda.bank import tables as T
 from koloda.bank.observe import observe
 from koloda.bank.options import BankOptions
-from koloda.bank.state import BankState, new_game
-from koloda.bank.tensor import HIGH, LOW, OBS_SIZE, BankEncoder
-from koloda.rl.core import Rewards, check_players, check_rewards
+from koloda.bank.state import BankState
+from koloda.game import GameState
+from koloda.rl.core import GameAdapter, Rewards
 
 
-class BankAdapter:
+class BankAdapter(GameAdapter):
     """Bank with fixed options for PettingZoo, Gymnasium and OpenSpiel.
 
     ``players`` 2-4; ``preset`` one of :attr:`BankOptions.PRESETS`; ``scope`` "deal" (an episode is one
@@ -29,12 +28,6 @@ class BankAdapter:
     "game" (match scope only: 1 to the winner, -1/(n-1) to the others); any other keyword is an option of
     :class:`BankOptions` overriding the preset.
     """
-
-    game = "bank"
-    num_actions = T.NUM_ACTIONS
-    obs_size = OBS_SIZE
-    obs_low = LOW
-    obs_high = HIGH
 
     def __init__(
         self,
@@ -44,29 +37,13 @@ class BankAdapter:
         rewards: Rewards = "deal",
         **options: Any,
     ) -> None:
-        self.players = check_players(players, 2, 4, "Bank")
-        self.rewards = check_rewards(rewards, scope)
-        self.scope = scope
-        self.options = BankOptions.preset(preset).replace(**options)
+        super().__init__("bank", players, preset, scope, rewards, **options)
+        assert isinstance(self.options, BankOptions)
         self.options.check_players(players)
-        self.encoder = BankEncoder()
-        self.encode = self.encoder.encode  # the engine's tensor itself: no call in between on the hot path
 
-    def new_state(self, seed: int) -> BankState:
-        return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
-
-    def deals_done(self, state: BankState) -> int:
-        return state.deals_played
-
-    def deal_scores(self, state: BankState, index: int) -> tuple[int, ...]:
-        return state.results[index].scores
-
-    def winner(self, state: BankState) -> int | None:
-        return state.winner
-
-    def render(self, state: BankState, seat: int | None) -> str:
+    def render(self, state: GameState, seat: int | None) -> str:
         """The table as text: deal, trumps, bank, stock, hand sizes, scores; ``seat``'s hand if given."""
-        view = observe(state, seat)
+        view = observe(self.spec.own_state(state, BankState), seat)
         lines = [
             f"Bank, deal {view.deal}, dealer {view.dealer}, phase {view.phase}, "
             f"trumps {view.trumps} {' '.join(view.trump_suits) or '-'}",
@@ -79,7 +56,7 @@ class BankAdapter:
         if seat is not None:
             lines.append(f"seat {seat} holds: {' '.join(view.hand)}")
         if state.is_over():
-            lines.append("over" + (f", winner seat {state.winner}" if state.winner is not None else ""))
+            lines.append("over" + (f", winner seat {view.winner}" if view.winner is not None else ""))
         else:
             lines.append(f"to act: seat {state.current_player}")
         return "\n".join(lines)

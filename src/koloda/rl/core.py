@@ -13,6 +13,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from koloda import registry
 from koloda.errors import IllegalActionError, OptionsError
 from koloda.game import GameState
 from koloda.tensor import FloatArray
@@ -55,6 +56,50 @@ class Adapter(Protocol):
     def render(self, state: Any, seat: int | None) -> str:
         """The table as text; only ``seat``'s hand is shown (none when ``seat`` is None)."""
         ...
+
+
+class GameAdapter:
+    """A registered game (:mod:`koloda.registry`) with its options fixed, as the research interfaces see it.
+
+    Everything comes from the game's spec: its options and presets, new games, the observation tensor
+    (``GameSpec.encoder()``: a game without one has no research interface), the action space, the deals
+    ended and their points, the winner. The per-game adapters only set the defaults and the text view.
+    """
+
+    default_preset = "default"
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        preset: str | None = None,
+        scope: Literal["deal", "match"] = "deal",
+        rewards: Rewards = "deal",
+        **options: Any,
+    ) -> None:
+        spec = registry.get(game)
+        self.spec, self.game = spec, spec.name
+        counts = spec.player_counts
+        self.players = check_players(players, min(counts), max(counts), spec.titles["en"])
+        self.rewards = check_rewards(rewards, scope)
+        self.scope = scope
+        self.options = spec.options(preset or self.default_preset).replace(**options)
+        self.encoder = spec.encoder()
+        self.num_actions = spec.num_actions
+        self.obs_size, self.obs_low, self.obs_high = self.encoder.size, self.encoder.low, self.encoder.high
+        # bound once: these run at every step of a learner's loop
+        self.encode = self.encoder.encode
+        self.deals_done = spec.deals_played
+        self.deal_scores = spec.deal_scores
+        self.winner = spec.winner
+
+    def new_state(self, seed: int) -> GameState:
+        return self.spec.new_game(self.options, players=self.players, seed=seed, scope=self.scope)
+
+    def render(self, state: GameState, seat: int | None) -> str:
+        """The seat's observation (a spectator's when ``seat`` is None) as text."""
+        view = self.spec.observe(state, seat).to_json()
+        return "\n".join(f"{key}: {value}" for key, value in view.items())
 
 
 def check_rewards(rewards: object, scope: object) -> Rewards:

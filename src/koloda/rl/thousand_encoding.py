@@ -14,15 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from koloda.rl.core import Rewards, check_players, check_rewards
-from koloda.thousand.actions import NUM_ACTIONS
+from koloda.game import GameState
+from koloda.rl.core import GameAdapter, Rewards
 from koloda.thousand.observe import observe
-from koloda.thousand.options import ThousandOptions
-from koloda.thousand.state import ThousandState, new_game
-from koloda.thousand.tensor import HIGH, LOW, OBS_SIZE, ThousandEncoder
+from koloda.thousand.state import ThousandState
 
 
-class ThousandAdapter:
+class ThousandAdapter(GameAdapter):
     """Thousand with fixed options for PettingZoo, Gymnasium and OpenSpiel.
 
     ``players`` 3 or 4 (the dealer sits out, rule G2); ``preset`` one of :attr:`ThousandOptions.PRESETS`;
@@ -31,11 +29,7 @@ class ThousandAdapter:
     any other keyword is an option of :class:`ThousandOptions` overriding the preset.
     """
 
-    game = "thousand"
-    num_actions = NUM_ACTIONS
-    obs_size = OBS_SIZE
-    obs_low = LOW
-    obs_high = HIGH
+    default_preset = "home"
 
     def __init__(
         self,
@@ -45,28 +39,11 @@ class ThousandAdapter:
         rewards: Rewards = "deal",
         **options: Any,
     ) -> None:
-        self.players = check_players(players, 3, 4, "Thousand")
-        self.rewards = check_rewards(rewards, scope)
-        self.scope = scope
-        self.options = ThousandOptions.preset(preset).replace(**options)
-        self.encoder = ThousandEncoder()
-        self.encode = self.encoder.encode  # the engine's tensor itself: no call in between on the hot path
+        super().__init__("thousand", players, preset, scope, rewards, **options)
 
-    def new_state(self, seed: int) -> ThousandState:
-        return new_game(self.options, players=self.players, seed=seed, scope=self.scope)
-
-    def deals_done(self, state: ThousandState) -> int:
-        return state.deals_played
-
-    def deal_scores(self, state: ThousandState, index: int) -> tuple[int, ...]:
-        return tuple(state.results[index][1].delta)
-
-    def winner(self, state: ThousandState) -> int | None:
-        return state.winner
-
-    def render(self, state: ThousandState, seat: int | None) -> str:
+    def render(self, state: GameState, seat: int | None) -> str:
         """The table as text: bidding, declarer, trump, trick, scores; ``seat``'s hand if given."""
-        view = observe(state, seat)
+        view = observe(self.spec.own_state(state, ThousandState), seat)
         trick = " ".join(f"{q}:{c}" for q, c in view.trick.cards) if view.trick else "-"
         lines = [
             f"Thousand, deal {view.deal}, dealer {view.dealer}, phase {view.phase}, "

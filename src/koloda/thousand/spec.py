@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from koloda.bots import thousand as bots
 from koloda.bots.base import Bot, BotSpec
@@ -18,7 +18,7 @@ from koloda.game import GameRecord, GameSpec, GameState, Scope
 from koloda.i18n import Lang
 from koloda.options import Options
 from koloda.thousand import cli
-from koloda.thousand.actions import action_text, parse_action
+from koloda.thousand.actions import NUM_ACTIONS, action_text, parse_action
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.sheet import cli as sheet_cli
@@ -26,6 +26,9 @@ from koloda.thousand.sheet.scorefile import Player, ScoredGame
 from koloda.thousand.sheet.table import page_table
 from koloda.thousand.state import ThousandState, audit, new_game, replay
 from koloda.thousand.worlds import redeal_hidden
+
+if TYPE_CHECKING:
+    from koloda.tensor import TensorEncoder
 
 
 class ThousandSpec(GameSpec):
@@ -36,6 +39,7 @@ class ThousandSpec(GameSpec):
     player_counts = (3, 4)
     default_players = 3
     options_class = ThousandOptions
+    num_actions = NUM_ACTIONS
     levels: ClassVar[Mapping[str, str]] = {
         "easy": "heuristic:noise=0.3",
         "medium": "heuristic",
@@ -66,6 +70,17 @@ class ThousandSpec(GameSpec):
     def parse_action(self, text: str) -> int:
         return parse_action(text)
 
+    def encoder(self) -> TensorEncoder:
+        from koloda.thousand.tensor import ThousandEncoder  # NumPy: only the research interfaces need it
+
+        return ThousandEncoder()
+
+    def deals_played(self, state: GameState) -> int:
+        return self.own_state(state, ThousandState).deals_played
+
+    def winner(self, state: GameState) -> int | None:
+        return self.own_state(state, ThousandState).winner
+
     def make_bot(self, spec: BotSpec, seed: int, options: Options | None) -> Bot:
         opts = self.own_options(options, ThousandOptions)
         if spec.kind == "heuristic":
@@ -91,6 +106,9 @@ class ThousandSpec(GameSpec):
         """The seed's score table in both languages and the chart (public: finished deals only)."""
         book = self.own_state(state, ThousandState).book
         return page_table(ScoredGame(tuple(Player.named(name) for name in names), book))
+
+    def deal_scores(self, state: GameState, index: int) -> tuple[int, ...]:
+        return tuple(self.own_state(state, ThousandState).results[index][1].delta)
 
     def add_commands(self, commands: Any) -> None:
         cli.add_commands(commands, self)

@@ -74,6 +74,10 @@ _PASSED = {
 class ThousandEncoder:
     """Encodes Thousand states as tensors (one encoder per environment)."""
 
+    size = OBS_SIZE
+    low = LOW
+    high = HIGH
+
     def __init__(self) -> None:
         self._vector = VectorBuilder(N_BITS, SPARE - N_BITS, n_zeros=OBS_SIZE - SPARE)
         # the totals before the first deal, for the options and table of the last state seen
