@@ -321,6 +321,10 @@ class GameSpec(ABC):
     def observe(self, state: GameState, seat: int | None) -> Observation:
         """What ``seat`` may see of ``state`` and nothing else; ``None``: a spectator (public facts)."""
 
+    def public_view(self, state: GameState) -> Observation:
+        """What a spectator may see: the observation of no seat (public facts only)."""
+        return self.observe(state, None)
+
     @abstractmethod
     def redeal_hidden(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
         """A copy of ``state`` whose cards hidden from ``seat`` are dealt again at random among the places

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import toy
 from starlette.testclient import TestClient
@@ -79,3 +80,72 @@ def test_conformance_toy_plays_a_duplicate_tournament() -> None:
     assert set(summary["bots"]) == {"random", "medium"}
     # one point a deal between the two seats, in every rotation of every deal
     assert all(sum(scores) == 1 for deal in result.points for scores in deal)
+
+
+def test_conformance_toy_table_page_plays_in_chromium(tmp_path: Path) -> None:
+    """The table page draws a game it does not know: its observation and a button per legal action."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0.05)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+        request = {"game": "toy", "players": 2, "seed": 7, "seats": seats}
+        link = httpx.post(f"http://127.0.0.1:{port}/api/tables", json=request).json()["links"][0]
+        errors: list[str] = []
+        outcome: list[BaseException] = []
+
+        def drive() -> None:  # in a thread of its own: Playwright's sync API wants no running event loop
+            try:
+                play_the_page(f"http://127.0.0.1:{port}{link}", errors)
+            except BaseException as exc:
+                outcome.append(exc)
+
+        driver = threading.Thread(target=drive)
+        driver.start()
+        driver.join(timeout=120)
+        if outcome:
+            raise outcome[0]
+        assert errors == []
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def play_the_page(url: str, errors: list[str]) -> None:
+    """Open a seat's link in Chromium and play its moves by clicking until the game is over."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        page = browser.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        for _ in range(toy.ToyOptions().target * 3):  # one move of ours a deal; a deal scores a point
+            page.wait_for_function(
+                "document.body.dataset.myturn === '1' || document.body.dataset.over === '1'",
+                timeout=15000,
+            )
+            if page.evaluate("document.body.dataset.over") == "1":
+                break
+            before = page.evaluate("document.body.dataset.v")
+            page.locator("#actions button.act").first.click()
+            page.wait_for_function(f"document.body.dataset.v !== '{before}'", timeout=15000)
+        assert page.evaluate("document.body.dataset.over") == "1"
+        assert "points" in page.text_content("#zones")
+        browser.close()

@@ -28,5 +28,5 @@ def seat_view(spec: GameSpec, state: GameState, seat: int | None) -> dict[str, A
 
 
 def public_view(spec: GameSpec, state: GameState) -> dict[str, Any]:
-    """What a spectator may see: the observation of no seat (no hand, no legal actions)."""
-    return seat_view(spec, state, None)
+    """What a spectator may see: the game's public view (no hand, no legal actions)."""
+    return spec.public_view(state).to_json() | {"actions": []}

@@ -59,7 +59,8 @@ function render() {
   const mine = msg.seat !== null && view.current_player === msg.seat && view.actions.length > 0;
   Object.assign(document.body.dataset, {
     v: msg.v, game, phase: view.phase, myturn: mine ? "1" : "0", over: msg.table.over ? "1" : "0",
-    deal: view.deal, results: game === "bank" ? view.results.length : msg.scores.ru.rows.length,
+    deal: view.deal,
+    results: game === "bank" ? view.results.length : game === "thousand" ? msg.scores.ru.rows.length : "",
   });
   document.getElementById("title").textContent = `${t("table")} ${msg.table.id} · ${t(game + "Game")}`;
   document.title = `koloda · ${t(game + "Game")} ${msg.table.id}`;
