@@ -91,6 +91,16 @@ def text(lang: Lang, message: str | Msg) -> str:
     return message.text(lang) if isinstance(message, Msg) else message
 
 
+def template(lang: Lang, key: str, n: int | None = None) -> str:
+    """The template of ``key`` in ``lang``, unfilled (the form for ``n`` of a plural message)."""
+    return _catalog(lang).template(key, n)
+
+
+def known(key: str) -> bool:
+    """Whether the catalog has ``key`` (in English, which every key has)."""
+    return _catalog("en").has(key)
+
+
 def words(lang: Lang) -> dict[str, str]:
     """The browser's texts in ``lang``: every key under :data:`BROWSER`, its template unfilled."""
     catalog = _catalog(lang)
