@@ -31,7 +31,8 @@ STATIC = PACKAGE / "web" / "static"
 DOMAIN = "koloda"
 LANGS = ("en", "ru")
 KEYWORDS = {"say": (2,), "Msg": (1,), "N_": (1,)}
-WEB_KEY = re.compile(r"""["'`]((?:web|bank\.bonus|bank\.trumps)\.[\w.-]+)["'`]""")
+BROWSER = ("web.", "bank.bonus.")  # koloda.i18n.BROWSER: the keys the pages use
+WEB_KEY = re.compile(r"""["'`]((?:web|bank\.bonus)\.[\w.-]+)["'`]""")
 WIDTH = 110
 
 
@@ -97,7 +98,9 @@ def problems() -> Iterator[str]:
     used = used_keys()
     english = catalogs["en"]
     for lang, catalog in catalogs.items():
-        keys = {message.id if isinstance(message.id, str) else message.id[0] for message in catalog if message.id}
+        keys = {
+            message.id if isinstance(message.id, str) else message.id[0] for message in catalog if message.id
+        }
         for key in sorted(set(used) - keys):
             yield f"{lang}: no entry for {key!r} (used at {used[key]})"
         for key in sorted(keys - set(used)):
@@ -140,8 +143,8 @@ def _entry_problems(lang: str, catalog: Catalog, message: Message, english: Cata
     expected = set().union(*(fields(text) for text in forms(reference)))
     for form, found in enumerate(names):
         if found != expected:
-            yield f"{lang}: {key!r} form {form} has the parameters {sorted(found)}, English {sorted(expected)}"
-    if key.startswith(("web.", "bank.bonus.", "bank.trumps.")):
+            yield f"{lang}: {key!r} form {form} has parameters {sorted(found)}; English: {sorted(expected)}"
+    if key.startswith(BROWSER):
         for text in texts:
             if re.search(r"\{[^}]*[!:.\[]", text):
                 yield f"{lang}: {key!r} goes to the browser, whose templates take plain {{name}} only"
@@ -155,7 +158,9 @@ def update() -> None:
     used = used_keys()
     for lang in LANGS:
         catalog = read(lang)
-        keys = {message.id if isinstance(message.id, str) else message.id[0] for message in catalog if message.id}
+        keys = {
+            message.id if isinstance(message.id, str) else message.id[0] for message in catalog if message.id
+        }
         for key in sorted(set(used) - keys):
             catalog.add(key, "")
             print(f"{lang}: added {key} (used at {used[key]})")

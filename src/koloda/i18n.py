@@ -39,7 +39,7 @@ LANGS: tuple[Lang, ...] = ("ru", "en")
 
 DOMAIN = "koloda"
 #: The keys the web pages use (their prefixes): sent to the browser by :func:`words`.
-BROWSER = ("web.", "bank.bonus.", "bank.trumps.")
+BROWSER = ("web.", "bank.bonus.")
 
 
 class Msg:
@@ -104,7 +104,7 @@ def known(key: str) -> bool:
 def words(lang: Lang) -> dict[str, str]:
     """The browser's texts in ``lang``: every key under :data:`BROWSER`, its template unfilled."""
     catalog = _catalog(lang)
-    return {key: catalog.template(key, None) for key in catalog.keys() if key.startswith(BROWSER)}
+    return {key: catalog.template(key, None) for key in catalog.ids() if key.startswith(BROWSER)}
 
 
 def plural_forms(lang: Lang) -> int:
@@ -157,7 +157,7 @@ class _Catalog:
                 self.messages[msgid] = msgstr
         self.nplurals, self.plural = _plural_forms(header)
 
-    def keys(self) -> list[str]:
+    def ids(self) -> list[str]:
         return sorted(self.messages)
 
     def has(self, key: str) -> bool:

@@ -65,7 +65,9 @@ class Options:
                 close = difflib.get_close_matches(str(key), names, n=1)
                 known = ", ".join(sorted(names))
                 if close:
-                    raise OptionsError(Msg("options.unknown_close", key=repr(key), close=repr(close[0]), known=known))
+                    raise OptionsError(
+                        Msg("options.unknown_close", key=repr(key), close=repr(close[0]), known=known)
+                    )
                 raise OptionsError(Msg("options.unknown", key=repr(key), known=known))
         hints = _hints(cls)
         values = {key: _from_json(key, value, hints[key]) for key, value in data.items()}

@@ -97,8 +97,9 @@ def refusal(reason: KolodaError, moves: Iterable[str]) -> KolodaError:
     >>> try:
     ...     Card.parse("9Z")
     ... except KolodaError as exc:
-    ...     print(refusal(exc, ["7♥", "пас"]).text("ru"))
-    Так нельзя: неверная карта «9Z»: неверная масть «Z»: нужна одна из S C D H, ♠ ♣ ♦ ♥ или П К Т Б Ч. Можно: 7♥, пас
+    ...     print(refusal(exc, ["7♥", "пас"]).text("ru"))  # doctest: +NORMALIZE_WHITESPACE
+    Так нельзя: неверная карта «9Z»: неверная масть «Z»: нужна одна из S C D H, ♠ ♣ ♦ ♥
+    или П К Т Б Ч. Можно: 7♥, пас
 
     A reason the catalog cannot say in Russian (a plain-text message) is shown as it is, in English.
     """

@@ -12,7 +12,6 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import create, hub, tokens
 
-from koloda.i18n import template
 from koloda.errors import (
     IllegalActionError,
     KolodaError,
@@ -22,6 +21,7 @@ from koloda.errors import (
     RecordError,
     RequestError,
 )
+from koloda.i18n import template
 from koloda.web import refusals
 from koloda.web.schemas import MAX_BODY, MAX_MESSAGE
 

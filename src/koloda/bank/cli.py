@@ -23,7 +23,7 @@ from koloda.bots.base import LEVELS, Bot, RandomBot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RecordError, RequestError
 from koloda.game import GameSpec
-from koloda.i18n import LANGS, Lang, Msg, N_, say
+from koloda.i18n import LANGS, N_, Lang, Msg, say
 from koloda.options import add_option_arguments
 from koloda.term import (
     Quit,
@@ -294,7 +294,9 @@ def simulate_lines(figures: Mapping[str, Any]) -> list[str]:
 
 def replay_summary(state: BankState, lang: Lang) -> str:
     players = Msg("bank.cli.players", n=state.players)
-    lines = [say(lang, "bank.cli.replay", players=players, actions=Msg("bank.cli.actions", n=len(state.actions)))]
+    lines = [
+        say(lang, "bank.cli.replay", players=players, actions=Msg("bank.cli.actions", n=len(state.actions)))
+    ]
     lines += [deal_report(result, -1, lang, False) for result in state.results]
     if state.is_over():
         if state.winner is not None:

@@ -20,8 +20,8 @@ from koloda.bank.options import BankOptions
 from koloda.bank.scoring import DealResult, Finish
 from koloda.cards import DECK_36, Suit
 from koloda.errors import IllegalActionError
-from koloda.i18n import Msg
 from koloda.game import Scope
+from koloda.i18n import Msg
 
 NORMAL, DRAWN, EXTRA, OVER, CHOOSE = 0, 1, 2, 3, 4
 PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")

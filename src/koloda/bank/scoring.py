@@ -15,7 +15,7 @@ from typing import Any
 
 from koloda.bank import tables as T
 from koloda.bank.options import BankOptions
-from koloda.i18n import Lang, N_, say
+from koloda.i18n import N_, Lang, say
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ _COMMANDS = {
     "quit": "quit",
     "выход": "quit",
 }
+
+
 def register(subparsers: Any) -> None:
     """Add ``koloda banki new|resume|replay``."""
     parser = subparsers.add_parser("banki", help="referee the yard game banki (sticks and cans)")
@@ -176,4 +178,3 @@ def _saved(
     except RecordError:
         take_back()
         raise
-

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from koloda.errors import NotationError
-from koloda.i18n import Msg, N_
+from koloda.i18n import N_, Msg
 
 Kind = Literal[
     "kick", "count", "counted", "hit", "miss", "reset", "back", "bring", "tag", "knock",
@@ -120,7 +120,9 @@ class Event:
             raise NotationError(Msg("banki.notation.empty", kinds=", ".join(KINDS)))
         kind = _keyword(words[0])
         if kind not in KINDS:
-            raise NotationError(Msg("banki.notation.unknown", word=words[0], text=text, kinds=", ".join(KINDS)))
+            raise NotationError(
+                Msg("banki.notation.unknown", word=words[0], text=text, kinds=", ".join(KINDS))
+            )
         args = words[1:]
         if kind == "order":
             if len(args) < 2:
@@ -156,13 +158,14 @@ class Event:
             _choice(text, args[1], FOULS, N_("banki.notation.what.foul"))
             return cls("foul", player=_name(args[0], text), foul=args[1])
         # hit / miss NAME [spear] [pile|field]
+        form = f"{kind} NAME [spear] [pile|field]"
         if not args:
-            raise NotationError(Msg("banki.notation.form", text=text, form=f"{kind} NAME [spear] [pile|field]"))
+            raise NotationError(Msg("banki.notation.form", text=text, form=form))
         rest = args[1:]
         spear = "spear" in rest
         where = [word for word in rest if word != "spear"]
         if rest.count("spear") > 1 or len(where) > 1:
-            raise NotationError(Msg("banki.notation.form", text=text, form=f"{kind} NAME [spear] [pile|field]"))
+            raise NotationError(Msg("banki.notation.form", text=text, form=form))
         if where:
             _choice(text, where[0], WHERE, N_("banki.notation.what.where"))
         return cls(kind, player=_name(args[0], text), spear=spear, where=where[0] if where else None)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from koloda.errors import IllegalActionError
-from koloda.i18n import Lang, Msg, N_
+from koloda.i18n import N_, Lang, Msg
 
 #: Every message of the referee: the engine's short key -> the catalog's key.
 KEYS: dict[str, str] = {
@@ -104,6 +104,21 @@ RANKS: dict[str, str] = {
     "marshal": N_("banki.rank.marshal"),
     "sunny": N_("banki.rank.sunny"),
 }
+
+#: The ranks' ``object`` forms, which a template asks for with ``{rank:object}`` (koloda.i18n).
+OBJECT_FORMS: tuple[str, ...] = (
+    N_("banki.rank.private.object"),
+    N_("banki.rank.corporal.object"),
+    N_("banki.rank.soldier.object"),
+    N_("banki.rank.sergeant.object"),
+    N_("banki.rank.lieutenant.object"),
+    N_("banki.rank.captain.object"),
+    N_("banki.rank.major.object"),
+    N_("banki.rank.colonel.object"),
+    N_("banki.rank.general.object"),
+    N_("banki.rank.marshal.object"),
+    N_("banki.rank.sunny.object"),
+)
 
 PHASES: dict[str, str] = {
     "count": N_("banki.phase.count"),

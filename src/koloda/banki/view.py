@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from koloda import i18n
 from koloda.banki.events import Event, Phase
 from koloda.banki.state import BankiState
 from koloda.banki.text import MEANS, PARTS, PHASES, RefereeError, rank_name, say
-from koloda.i18n import Lang, N_
-from koloda.i18n import say as said
+from koloda.i18n import N_, Lang
 
 _STICKS = {
     "hand": N_("banki.stick.hand"),
@@ -30,26 +30,30 @@ def _metres(value: float) -> str:
 
 def describe(state: BankiState, lang: Lang = "en") -> str:
     """The whole situation in a few lines: stage, driver, can, and every player's rank, line and stick."""
-    variant = said(lang, _VARIANTS[state.options.style])
-    phase = said(lang, PHASES[state.phase.value])
-    lines = [said(lang, "banki.describe.head", variant=variant, round=state.round, phase=phase)]
+    variant = i18n.say(lang, _VARIANTS[state.options.style])
+    phase = i18n.say(lang, PHASES[state.phase.value])
+    lines = [i18n.say(lang, "banki.describe.head", variant=variant, round=state.round, phase=phase)]
     if state.driver is not None:
-        can = said(lang, "banki.describe.can_up") if state.can_up else said(lang, "banki.describe.can_down")
+        can = (
+            i18n.say(lang, "banki.describe.can_up")
+            if state.can_up
+            else i18n.say(lang, "banki.describe.can_down")
+        )
         driver = f"{state.names[state.driver]} ({rank_name(state.rank_id(state.driver), lang)})"
-        lines.append(said(lang, "banki.describe.driver", driver=driver, can=can))
+        lines.append(i18n.say(lang, "banki.describe.driver", driver=driver, can=can))
     seats = state.order if state.order else range(len(state.names))
     for place, seat in enumerate(seats, start=1):
         rank = rank_name(state.rank_id(seat), lang)
         parts = [
             f"{place}. {state.names[seat]}",
-            said(lang, "banki.describe.line", rank=rank, metres=_metres(state.line(seat))),
+            i18n.say(lang, "banki.describe.line", rank=rank, metres=_metres(state.line(seat))),
         ]
         if state.phase.value in ("throw", "race", "driver-throw"):
-            parts.append(said(lang, _STICKS[state.stick[seat].value]))
+            parts.append(i18n.say(lang, _STICKS[state.stick[seat].value]))
         if state.steps[seat]:
-            parts.append(said(lang, "banki.describe.steps", steps=state.steps[seat]))
+            parts.append(i18n.say(lang, "banki.describe.steps", steps=state.steps[seat]))
         if state.tagged == seat:
-            parts.append(said(lang, "banki.describe.tagged"))
+            parts.append(i18n.say(lang, "banki.describe.tagged"))
         if state.kicks[seat] and state.phase.value == "kick":
             parts.append(" / ".join(_metres(cm / 100) for cm in state.kicks[seat]))
         lines.append(" — ".join(parts))
@@ -135,7 +139,7 @@ def what_next(state: BankiState, lang: Lang = "en") -> list[str]:
 
 def _tag_terms(state: BankiState, seat: int, lang: Lang) -> str:
     means, parts = state.options.privileges(state.rank_id(seat))
-    return f"{state.names[seat]} ({said(lang, MEANS[means])}, {said(lang, PARTS[parts])})"
+    return f"{state.names[seat]} ({i18n.say(lang, MEANS[means])}, {i18n.say(lang, PARTS[parts])})"
 
 
 def _chelyabinsk_sticks(state: BankiState, lang: Lang, out: list[str]) -> None:

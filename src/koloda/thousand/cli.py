@@ -17,7 +17,7 @@ from koloda.bots.base import LEVELS, Bot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RequestError
 from koloda.game import GameSpec
-from koloda.i18n import LANGS, Lang, Msg, say
+from koloda.i18n import LANGS, Lang, say
 from koloda.options import add_option_arguments
 from koloda.term import Quit, Read, Write, ask, card_text, cards_line, refusal, track
 from koloda.thousand.actions import ACES, BID, BOMB, CARDS, GIVE, MARRY, PASS, action_bid

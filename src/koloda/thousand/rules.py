@@ -14,8 +14,8 @@ from typing import Any
 
 from koloda.cards import Suit
 from koloda.errors import IllegalActionError
-from koloda.i18n import Msg, N_
 from koloda.game import Scope
+from koloda.i18n import N_, Msg
 from koloda.thousand import deal as D
 from koloda.thousand.actions import (
     ACE_MARRIAGE_VALUE,

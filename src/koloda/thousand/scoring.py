@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Literal
 
 from koloda.errors import KolodaError
-from koloda.i18n import Lang, Msg, N_, say
+from koloda.i18n import N_, Lang, Msg, say
 from koloda.thousand.options import ThousandOptions
 
 Gender = Literal["f", "m"]
@@ -121,9 +121,13 @@ class DealScore:
         if deal.bomb:
             return say(lang, "thousand.scoring.bomb", name=name, bid=deal.bid)
         parts = [str(deal.points[deal.declarer])]
-        parts += [say(lang, "thousand.scoring.marriage", value=value) for value in deal.marriages_of(deal.declarer)]
+        parts += [
+            say(lang, "thousand.scoring.marriage", value=value) for value in deal.marriages_of(deal.declarer)
+        ]
         verb = say(lang, _VERBS[bool(self.made), gender])
-        return say(lang, "thousand.scoring.explain", name=name, bid=deal.bid, verb=verb, parts=" + ".join(parts))
+        return say(
+            lang, "thousand.scoring.explain", name=name, bid=deal.bid, verb=verb, parts=" + ".join(parts)
+        )
 
     def cell(self, seat: int, lang: Lang = "ru", options: ThousandOptions | None = None) -> str:
         """One player's cell: '+30 (25) → 30', the raw points shown where rounding or a rule changed them.
@@ -395,7 +399,11 @@ def _check_deal(book: ScoreBook, deal: DealInput) -> None:
         for value in values:
             if type(value) is not int or value not in allowed:
                 raise ScoringError(
-                    Msg("thousand.scoring.marriage_value", value=repr(value), allowed=", ".join(map(str, allowed)))
+                    Msg(
+                        "thousand.scoring.marriage_value",
+                        value=repr(value),
+                        allowed=", ".join(map(str, allowed)),
+                    )
                 )
             if value in seen:
                 raise ScoringError(Msg("thousand.scoring.marriage_twice", value=value))

@@ -40,7 +40,7 @@ from koloda.errors import (
     RecordError,
     RequestError,
 )
-from koloda.i18n import Msg, N_, say
+from koloda.i18n import N_, Msg, say
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,8 @@ FAMILY: dict[str, str] = {
     "bad_request": N_("refusal.family.bad_request"),
     "not_found": N_("refusal.family.not_found"),
 }
+
+_FAMILY_OTHER = N_("refusal.family.error")
 
 #: Why a body, query or message failed its schema: pydantic's error type (or one of ours) to the catalog
 #: key of the reason. ``{field}`` is the dotted path of the bad key, ``{input}`` the value sent.
@@ -278,7 +280,8 @@ def russian(exc: KolodaError) -> str:
     """The Russian message of any error of the family (its own, or a wrapper around the English)."""
     if exc.msg is not None:
         return exc.text("ru")
-    return say("ru", FAMILY.get(exc.code, N_("refusal.family.error")), detail=str(exc))
+    wrapper = FAMILY.get(exc.code, _FAMILY_OTHER)
+    return say("ru", wrapper, detail=str(exc))
 
 
 def body(exc: KolodaError) -> dict[str, Any]:

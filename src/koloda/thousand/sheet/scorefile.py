@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from koloda.errors import KolodaError
-from koloda.i18n import Msg, N_
+from koloda.i18n import N_, Msg
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import DealInput, Gender, ScoreBook, ScoringError, guess_gender
 
@@ -131,7 +131,9 @@ def _header(data: Any, preset: str | None, assignments: Iterable[str]) -> Scored
     if not isinstance(data, dict):
         raise ScoreFileError(Msg("scorefile.header"))
     _no_unknown(data, HEADER_KEYS, N_("scorefile.where.header"))
-    players = check_players([_player(item) for item in _get(data, "players", list, N_("scorefile.where.header"))])
+    players = check_players(
+        [_player(item) for item in _get(data, "players", list, N_("scorefile.where.header"))]
+    )
     name = preset if preset is not None else data.get("preset", "default")
     if not isinstance(name, str):
         raise ScoreFileError(Msg("scorefile.preset", name=repr(name)))
@@ -168,7 +170,9 @@ def deal_from_json(data: Any, players: Sequence[Player], book: ScoreBook) -> Dea
 
     def seat_of(name: Any, what: str) -> int:
         if name not in seats:
-            raise ScoreFileError(Msg("scorefile.not_player", what=Msg(what), name=repr(name), names=", ".join(seats)))
+            raise ScoreFileError(
+                Msg("scorefile.not_player", what=Msg(what), name=repr(name), names=", ".join(seats))
+            )
         return seats[name]
 
     if book.winner is not None:
@@ -268,5 +272,10 @@ def _no_unknown(data: Mapping[str, Any], known: frozenset[str], where: str) -> N
     unknown = sorted(set(data) - known)
     if unknown:
         raise ScoreFileError(
-            Msg("scorefile.unknown_keys", where=Msg(where), keys=", ".join(unknown), known=", ".join(sorted(known)))
+            Msg(
+                "scorefile.unknown_keys",
+                where=Msg(where),
+                keys=", ".join(unknown),
+                known=", ".join(sorted(known)),
+            )
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from koloda.errors import KolodaError, NotFoundError, RecordError, RequestError
 from koloda.i18n import Lang, Msg, say
