@@ -86,11 +86,6 @@ def say(lang: Lang, key: str, /, **params: object) -> str:
     return template.format_map(values)
 
 
-def text(lang: Lang, message: str | Msg) -> str:
-    """A message in ``lang``; plain text (a name, a number, a text not in the catalog) stays as it is."""
-    return message.text(lang) if isinstance(message, Msg) else message
-
-
 def template(lang: Lang, key: str, n: int | None = None) -> str:
     """The template of ``key`` in ``lang``, unfilled (the form for ``n`` of a plural message)."""
     return _catalog(lang).template(key, n)
