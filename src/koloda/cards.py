@@ -34,6 +34,7 @@ from enum import IntEnum
 from typing import Literal
 
 from koloda.errors import NotationError
+from koloda.i18n import Msg
 
 Style = Literal["latin", "russian"]
 SuitStyle = Literal["letter", "symbol"]
@@ -78,7 +79,7 @@ class Suit(IntEnum):
         """
         suit = _SUIT_TOKENS.get(text.strip().upper())
         if suit is None:
-            raise NotationError(f"bad suit {text!r}: expected one of S C D H, ♠ ♣ ♦ ♥ or П К Т Б Ч")
+            raise NotationError(Msg("cards.bad_suit", text=text))
         return suit
 
 
@@ -115,9 +116,7 @@ class Rank(IntEnum):
         """
         rank = _RANK_TOKENS.get(text.strip().upper())
         if rank is None:
-            raise NotationError(
-                f"bad rank {text!r}: expected one of 6 7 8 9 10 T J Q K A or 6 7 8 9 10 В Д К Т"
-            )
+            raise NotationError(Msg("cards.bad_rank", text=text))
         return rank
 
 
@@ -164,7 +163,7 @@ class Card:
         Card.parse('AH')
         """
         if not 0 <= index < 36:
-            raise NotationError(f"bad card index {index!r}: expected 0-35")
+            raise NotationError(Msg("cards.bad_index", index=index))
         return DECK_36[index]
 
     @classmethod
@@ -172,12 +171,12 @@ class Card:
         """Parse a card in Latin or Russian notation with a suit letter or symbol (see module doc)."""
         token = text.strip()
         if len(token) < 2:
-            raise NotationError(f"bad card {text!r}: expected a rank and a suit, such as 10H, QD or Т♠")
+            raise NotationError(Msg("cards.too_short", text=text))
         try:
             rank = Rank.parse(token[:-1])
             suit = Suit.parse(token[-1])
         except NotationError as exc:
-            raise NotationError(f"bad card {text!r}: {exc}") from None
+            raise NotationError(Msg("cards.bad_card", text=text, reason=exc.detail)) from None
         return DECK_36[suit * 9 + rank - 6]
 
     def text(self, style: Style = "latin", suits: SuitStyle = "letter") -> str:

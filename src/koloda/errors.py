@@ -14,14 +14,21 @@ kind is raised for one kind of input, and its message quotes the input and says 
 | :class:`NotFoundError` | the id of something that does not exist (a table, a sheet) | ``not_found`` | 404 |
 
 ``field`` names the part of the input that is wrong, where there is one (a request's key, an option's
-name), for programs; people read the message.
+name), for programs; people read the message. A message made from a :class:`koloda.i18n.Msg` (a key of
+the translation catalog and its parameters) can be said in either language: ``str(err)`` is English,
+``err.text("ru")`` Russian. A plain-text message has no translation; ``text`` gives it as it is.
 
 >>> err = IllegalActionError("illegal action 7H for seat 0: 7H does not cover QS (rule 4.3)")
 >>> isinstance(err, ValueError), err.code, err.status
 (True, 'illegal_action', 409)
+>>> err = OptionsError(Msg("options.unknown_preset", name="'x'", presets="default"))
+>>> str(err), err.text("ru")
+("unknown preset 'x'; presets: default", "неизвестный вариант правил 'x'; варианты: default")
 """
 
 from __future__ import annotations
+
+from koloda.i18n import Lang, Msg
 
 
 class KolodaError(ValueError):
@@ -30,13 +37,28 @@ class KolodaError(ValueError):
     code: str = "error"  # for programs (the web's JSON "error"); subclasses set their own
     status: int = 400  # the HTTP status the web answers with
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Msg, *, field: str | None = None) -> None:
+        super().__init__(str(message))
+        self.msg = message if isinstance(message, Msg) else None
         self.field = field
 
     @property
     def message(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+    @property
+    def translated(self) -> bool:
+        """Whether the message comes from the catalog (and so can be said in every language)."""
+        return self.msg is not None
+
+    @property
+    def detail(self) -> Msg | str:
+        """The message as a parameter of another message: the catalog's Msg, else the plain text."""
+        return self.msg if self.msg is not None else self.message
+
+    def text(self, lang: Lang) -> str:
+        """The message in ``lang``: the catalog's, or the plain message where it has no translation."""
+        return self.msg.text(lang) if self.msg is not None else self.message
 
 
 class NotationError(KolodaError):

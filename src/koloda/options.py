@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
 from koloda.errors import OptionsError
+from koloda.i18n import Msg
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,13 +58,17 @@ class Options:
     def from_mapping(cls, data: Mapping[str, Any]) -> Self:
         """Build options from a mapping (for example a game record's ``options``), strictly."""
         if not isinstance(data, Mapping):
-            raise OptionsError(f"options must be a JSON object, not {type(data).__name__}")
+            raise OptionsError(Msg("options.not_object", type=type(data).__name__))
         names = [field.name for field in dataclasses.fields(cls)]
         for key in data:
             if key not in names:
                 close = difflib.get_close_matches(str(key), names, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise OptionsError(f"unknown option {key!r}{hint}; known options: {', '.join(sorted(names))}")
+                known = ", ".join(sorted(names))
+                if close:
+                    raise OptionsError(
+                        Msg("options.unknown_close", key=repr(key), close=repr(close[0]), known=known)
+                    )
+                raise OptionsError(Msg("options.unknown", key=repr(key), known=known))
         hints = _hints(cls)
         values = {key: _from_json(key, value, hints[key]) for key, value in data.items()}
         return cls(**values)
@@ -73,7 +78,7 @@ class Options:
         """The named preset; ``"default"`` is the source text's defaults."""
         presets = cls.preset_names()
         if name not in presets:
-            raise OptionsError(f"unknown preset {name!r}; presets: {', '.join(presets)}")
+            raise OptionsError(Msg("options.unknown_preset", name=repr(name), presets=", ".join(presets)))
         return cls.from_mapping(cls.PRESETS.get(name, {}))
 
     @classmethod
@@ -93,7 +98,7 @@ class Options:
             key, sep, text = assignment.partition("=")
             key = key.strip()
             if not sep:
-                raise OptionsError(f"bad option {assignment!r}: expected key=value")
+                raise OptionsError(Msg("options.assignment", assignment=repr(assignment)))
             # Unknown keys pass through so that from_mapping names them with its usual message.
             changes[key] = _from_text(text.strip(), hints[key]) if key in names else text
         return self.replace(**changes)
@@ -178,7 +183,7 @@ def _matches(value: Any, hint: Any) -> bool:
 
 def _check_value(name: str, value: Any, hint: Any) -> None:
     if not _matches(value, hint):
-        raise OptionsError(f"option {name!r} must be {_type_text(hint)}, not {value!r}")
+        raise OptionsError(Msg("options.type", name=repr(name), type=_type_text(hint), value=repr(value)))
 
 
 def _from_json(name: str, value: Any, hint: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import TextIO, TypeVar
 from koloda.bots.base import Fault
 from koloda.cards import Card
 from koloda.errors import KolodaError, RequestError
-from koloda.i18n import Lang
+from koloda.i18n import Lang, Msg
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -32,11 +32,6 @@ class Quit(Exception):
 
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", "выход", "выйти"})
-
-
-def say(lang: Lang, ru: str, en: str) -> str:
-    """Pick the text of the interface language."""
-    return ru if lang == "ru" else en
 
 
 def colour_enabled(stream: TextIO | None = None) -> bool:
@@ -71,8 +66,11 @@ def dim(text: str, colour: bool) -> str:
     return f"{_DIM}{text}{_RESET}" if colour else text
 
 
-def ask(prompt: str, parse: Callable[[str], T], *, read: Read = input, write: Write = print) -> T:
-    """Prompt until ``parse`` accepts the answer; a KolodaError's message is shown and the prompt repeated.
+def ask(
+    prompt: str, parse: Callable[[str], T], *, read: Read = input, write: Write = print, lang: Lang = "en"
+) -> T:
+    """Prompt until ``parse`` accepts the answer; a KolodaError's message is shown (in ``lang``) and the
+    prompt repeated.
 
     >>> answers = iter(["x", "7"])
     >>> ask("n? ", int_in(1, 9), read=lambda _: next(answers), write=print)
@@ -89,20 +87,25 @@ def ask(prompt: str, parse: Callable[[str], T], *, read: Read = input, write: Wr
         try:
             return parse(line)
         except KolodaError as exc:
-            write(str(exc))
+            write(exc.text(lang))
 
 
-def refusal(lang: Lang, entry: str, reason: KolodaError, moves: Iterable[str]) -> KolodaError:
-    """A refused entry at a move prompt: what was typed, why (the engine's words), and what is legal.
+def refusal(reason: KolodaError, moves: Iterable[str]) -> KolodaError:
+    """A refused entry at a move prompt: why (the engine's reason, which quotes the entry), and what is
+    legal; ``text(lang)`` says it in the interface's language (``ask`` shows it so).
 
-    >>> print(refusal("ru", "9Z", KolodaError("bad card '9Z'"), ["7♥", "пас"]))
-    Так нельзя: «9Z» (bad card '9Z'). Можно: 7♥, пас
+    >>> from koloda.cards import Card
+    >>> try:
+    ...     Card.parse("9Z")
+    ... except KolodaError as exc:
+    ...     print(refusal(exc, ["7♥", "пас"]).text("ru"))  # doctest: +NORMALIZE_WHITESPACE
+    Так нельзя: неверная карта «9Z»: неверная масть «Z»: нужна одна из S C D H, ♠ ♣ ♦ ♥
+    или П К Т Б Ч. Можно: 7♥, пас
+
+    A reason the catalog cannot say in Russian (a plain-text message) is shown as it is, in English.
     """
-    legal = ", ".join(moves)
     kind = type(reason)  # the same kind of error: the engine's reason, in the interface's words
-    if lang == "ru":
-        return kind(f"Так нельзя: «{entry.strip()}» ({reason}). Можно: {legal}")
-    return kind(f"{reason}. Legal moves: {legal}")
+    return kind(Msg("term.refused", reason=reason.detail, moves=", ".join(moves)))
 
 
 def note_fault(fault: Fault) -> None:
@@ -117,9 +120,9 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
         try:
             value = int(text.strip())
         except ValueError:
-            raise RequestError(f"not a number from {low} to {high}: {text!r}") from None
+            raise RequestError(Msg("term.not_a_number", low=low, high=high, text=repr(text))) from None
         if not low <= value <= high:
-            raise RequestError(f"not a number from {low} to {high}: {text!r}")
+            raise RequestError(Msg("term.not_a_number", low=low, high=high, text=repr(text)))
         return value
 
     return parse

@@ -21,9 +21,10 @@ from koloda.banki import (
     replay,
 )
 from koloda.banki.events import KINDS, PHASE_EVENTS
-from koloda.banki.text import MESSAGES, RefereeError
+from koloda.banki.text import KEYS, RefereeError
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord
+from koloda.i18n import LANGS, template
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -83,7 +84,11 @@ def test_bad_notation_says_what_is_wrong(text: str, complaint: str) -> None:
 def test_every_event_kind_has_a_stage_and_every_message_both_languages() -> None:
     staged = {kind for kinds in PHASE_EVENTS.values() for kind in kinds} | {"back"}
     assert staged == set(KINDS)
-    assert all(len(pair) == 2 and all(pair) for pair in MESSAGES.values())
+    MESSAGES = {key: tuple(template(lang, full) for lang in LANGS) for key, full in KEYS.items()}
+    assert all(
+        len(pair) == 2 and all(pair) and full not in pair
+        for pair, full in zip(MESSAGES.values(), KEYS.values(), strict=True)
+    )
 
 
 # -- options ------------------------------------------------------------------------------------------

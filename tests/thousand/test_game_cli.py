@@ -46,8 +46,8 @@ def test_play_a_whole_game_in_russian() -> None:
     )
     assert state.is_over() and state.book.winner is not None
     text = "\n".join(out)
-    assert "bad action 'что-то'" in text  # the reason, then the prompt again
-    assert "is refused" in text
+    assert "ход «что-то» не понят" in text  # the reason, in Russian, then the prompt again
+    assert "невозможен" in text  # an illegal move is refused in Russian too
     assert "Прикуп: " in text and "Играющий: " in text and "взятку берёт" in text
     assert text.count("(обязательно)") == len(state.results)  # the first hand's bid, every deal
     assert "играет на 100" in text

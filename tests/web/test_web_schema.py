@@ -21,6 +21,7 @@ from koloda.errors import (
     RecordError,
     RequestError,
 )
+from koloda.i18n import template
 from koloda.web import refusals
 from koloda.web.schemas import MAX_BODY, MAX_MESSAGE
 
@@ -144,7 +145,7 @@ def test_schema_options_are_a_json_object_the_games_options_class_checks(client:
         client.post("/api/tables", json={**TABLE, "options": {"targt": 9}}), 400, "bad_options", "options"
     )
     assert "did you mean 'target'" in wrong["message"]  # the Options class's own message
-    assert wrong["message_ru"].startswith("правила заданы неверно: unknown option 'targt'")
+    assert wrong["message_ru"].startswith("неизвестный параметр 'targt' (может быть, 'target'?)")  # its own
     preset = refusal(
         client.post("/api/tables", json={**TABLE, "preset": "chess"}), 400, "bad_options", "preset"
     )
@@ -337,15 +338,18 @@ def test_schema_a_bad_hello_closes_the_socket(
 def test_schema_every_text_has_both_languages_and_every_refusal_is_in_the_family() -> None:
     kinds = (RequestError, NotFoundError, IllegalActionError, NotationError, OptionsError, RecordError)
     for key, text in refusals.TEXTS.items():
-        assert text.en and (CYRILLIC.search(text.ru) or text.ru == "{reason_ru}"), key
-        params = {name: "x" for name in re.findall(r"{(\w+)}", text.en + text.ru)}
+        en, ru = template("en", refusals.WORDS[key]), template("ru", refusals.WORDS[key])
+        assert en and (CYRILLIC.search(ru) or ru == "{reason}"), key
+        params = {name: "x" for name in re.findall(r"{(\w+)}", en + ru)}
         err = refusals.refuse(key, **params)
         assert isinstance(err, text.kind) and isinstance(err, kinds) and isinstance(err, KolodaError), key
         assert (err.code, err.status) == (text.code, text.status)
         assert 400 <= err.status < 500 or key == "bad_record"  # the only 5xx: the server's own record is bad
-    for kind, (en, ru) in refusals.REASONS.items():
+    for kind, key in refusals.REASONS.items():
+        en, ru = template("en", key), template("ru", key)
         assert en and CYRILLIC.search(ru), kind
-    for code, ru in refusals.FAMILY_RU.items():
+    for code, key in refusals.FAMILY.items():
+        ru = template("ru", key)
         assert CYRILLIC.search(ru) and "{detail}" in ru, code
 
 

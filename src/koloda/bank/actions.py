@@ -13,6 +13,7 @@ from __future__ import annotations
 from koloda.bank import tables as T
 from koloda.cards import DECK_36, Suit, parse_cards
 from koloda.errors import NotationError
+from koloda.i18n import Msg
 
 _DRAW_WORDS = {"draw", "взять", "беру", "брать"}
 _TRUMP_WORDS = {"trump", "козырь"}
@@ -44,7 +45,7 @@ def action_text(action: int) -> str:
     '9H+8H+7H+6H'
     """
     if type(action) is not int or not 0 <= action < T.NUM_ACTIONS:
-        raise NotationError(f"bad Bank action {action!r}: expected an id 0-{T.NUM_ACTIONS - 1}")
+        raise NotationError(Msg("bank.notation.bad_id", action=repr(action), last=T.NUM_ACTIONS - 1))
     if action < T.DRAW:
         return "+".join(str(DECK_36[c]) for c in cards_of_action(action))
     if action >= T.CHOOSE0:
@@ -62,7 +63,7 @@ def parse_action(text: str) -> int:
     True
     """
     if not isinstance(text, str):
-        raise NotationError(f"bad Bank action {text!r}: expected text")
+        raise NotationError(Msg("bank.notation.not_text", text=repr(text)))
     word = text.strip().lower()
     if word in _DRAW_WORDS:
         return T.DRAW
@@ -73,11 +74,11 @@ def parse_action(text: str) -> int:
         try:
             return T.CHOOSE0 + Suit.parse(rest)
         except NotationError as exc:
-            raise NotationError(f"bad Bank action {text!r}: {exc}") from None
+            raise NotationError(Msg("bank.notation.bad", text=text, reason=exc.detail)) from None
     try:
         cards = [c.index for c in parse_cards(word.replace("+", " "))]
     except NotationError as exc:
-        raise NotationError(f"bad Bank action {text!r}: {exc}") from None
+        raise NotationError(Msg("bank.notation.bad", text=text, reason=exc.detail)) from None
     if len(cards) == 1:
         return cards[0]
     if len(cards) == 4 and len(set(cards)) == 4:
@@ -91,7 +92,4 @@ def parse_action(text: str) -> int:
         if ords == list(range(ords[0], ords[0] + 4)):
             s = [c // 9 for c in cards]
             return T.run_id(ords[0], (s[0], s[1], s[2], s[3]), high)
-    raise NotationError(
-        f"bad Bank action {text!r}: expected one card, four of a kind, a run of four in the order laid "
-        "(6 7 8 9 J Q K 10 A), 'draw' or 'pass'"
-    )
+    raise NotationError(Msg("bank.notation.shape", text=text))

@@ -17,13 +17,13 @@ from typing import Any
 from koloda.bank.actions import action_text
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
-from koloda.bank.scoring import DealResult
+from koloda.bank.scoring import DealResult, bonus_text
 from koloda.bank.state import BankState, new_game
 from koloda.bots.base import LEVELS, Bot, RandomBot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RecordError, RequestError
 from koloda.game import GameSpec
-from koloda.i18n import LANGS, Lang
+from koloda.i18n import LANGS, N_, Lang, Msg, say
 from koloda.options import add_option_arguments
 from koloda.term import (
     Quit,
@@ -36,7 +36,6 @@ from koloda.term import (
     dim,
     note_fault,
     refusal,
-    say,
     track,
 )
 
@@ -79,7 +78,7 @@ def _play_command(args: argparse.Namespace, spec: GameSpec) -> int:
     try:
         play_match(state, seat=0, lang=args.lang, colour=colour, bots=bots)
     except Quit:
-        print(say(args.lang, "Игра прервана.", "Game abandoned."))
+        print(say(args.lang, "term.abandoned"))
     if args.save:
         try:
             state.record().save(args.save)
@@ -106,10 +105,10 @@ def _check_writable(path: str) -> None:
 def seat_name(seat: int, human: int, lang: Lang) -> str:
     """ "You" for the human's seat, "Bot N" for the others; "Seat N" when nobody is human (human < 0)."""
     if human < 0:
-        return say(lang, f"Место {seat}", f"Seat {seat}")
+        return say(lang, "bank.cli.seat", seat=seat)
     if seat == human:
-        return say(lang, "Вы", "You")
-    return say(lang, f"Бот {seat}", f"Bot {seat}")
+        return say(lang, "term.you")
+    return say(lang, "term.bot", seat=seat)
 
 
 def play_match(
@@ -123,7 +122,7 @@ def play_match(
     write: Write = print,
 ) -> None:
     """Play until the state is over: ``seat`` is asked for moves, every other seat by its bot."""
-    write(bold(say(lang, "Банк", "Bank"), colour) + f" · {state.players} " + say(lang, "игрока", "players"))
+    write(bold(say(lang, "bank.title"), colour) + " · " + say(lang, "bank.cli.players", n=state.players))
     reported = 0
     deal_shown = 0
     while not state.is_over() or reported < len(state.results):
@@ -141,10 +140,11 @@ def play_match(
         if player == seat:
             write(table_view(view, seat, lang, colour))
             action = ask(
-                say(lang, "Ваш ход: ", "Your move: "),
+                say(lang, "bank.cli.your_move"),
                 lambda text: _legal_move(state, text, lang),
                 read=read,
                 write=write,
+                lang=lang,
             )
             state.apply(action)
         else:
@@ -152,46 +152,50 @@ def play_match(
             state.apply(action)
             write(f"  {seat_name(player, seat, lang)}: {move_text(state.action_text(action), lang, colour)}")
     if state.winner is not None:
-        write(bold(say(lang, "Победитель: ", "Winner: ") + seat_name(state.winner, seat, lang), colour))
+        write(bold(say(lang, "bank.cli.winner", name=seat_name(state.winner, seat, lang)), colour))
 
 
 def _legal_move(state: BankState, text: str, lang: Lang) -> int:
     """Parse a typed move and check it against the position; the error says why it is refused."""
     moves = [move_text(state.action_text(a), lang, False) for a in state.legal_actions()]
     if text.strip() in ("?", "help", "помощь"):
-        raise RequestError(say(lang, "Возможные ходы: ", "Legal moves: ") + ", ".join(moves))
+        raise RequestError(Msg("bank.cli.legal_moves", moves=", ".join(moves)))
     try:
         action = state.parse_action(text)
         if action not in state.legal_actions():
             state.copy().apply(action)  # not legal: the engine's error says why
     except KolodaError as exc:
-        raise refusal(lang, text, exc, moves) from None
+        raise refusal(exc, moves) from None
     return action
 
 
 def move_text(text: str, lang: Lang, colour: bool) -> str:
     """An action's canonical text with Unicode suits (and Russian ranks and words in Russian)."""
     if text == "draw":
-        return say(lang, "берёт карту", "draws a card")
+        return say(lang, "bank.cli.draws")
     if text == "pass":
-        return say(lang, "пас", "passes")
+        return say(lang, "bank.cli.passes")
     return "+".join(card_text(Card.parse(token), lang, colour) for token in text.split("+"))
 
 
+#: Option ``trumps`` (rule 3) as the deal's header says it.
+_TRUMPS = {
+    "own": N_("bank.trumps.own"),
+    "none": N_("bank.trumps.none"),
+    "one": N_("bank.trumps.one"),
+    "two": N_("bank.trumps.two"),
+    "senior-junior": N_("bank.trumps.senior-junior"),
+}
+
+
 def deal_header(view: BankObservation, seat: int, lang: Lang) -> str:
-    trumps = {
-        "own": say(lang, "у каждого свой козырь", "each player his own trump"),
-        "none": say(lang, "без козырей", "no trumps"),
-        "one": say(lang, "один козырь", "one trump"),
-        "two": say(lang, "два козыря", "two trumps"),
-        "senior-junior": say(lang, "старший и младший козыри", "senior and junior trumps"),
-    }[view.trumps]
+    trumps = say(lang, _TRUMPS[view.trumps])
     suits = " ".join(card_text(Card.parse("6" + s), lang)[-1] for s in view.trump_suits)
     if view.trumps == "own" and view.trump_suits:
         mine = card_text(Card.parse("6" + view.trump_suits[seat]), lang)[-1]
-        suits = say(lang, f"ваш {mine}", f"yours {mine}") + " (" + suits + ")"
+        suits = say(lang, "bank.cli.your_trump", suit=mine) + " (" + suits + ")"
     dealer = seat_name(view.dealer, seat, lang)
-    line = say(lang, f"Сдача {view.deal}, сдаёт {dealer}", f"Deal {view.deal}, dealt by {dealer}")
+    line = say(lang, "bank.cli.deal_header", deal=view.deal, dealer=dealer)
     return f"\n— {line} · {trumps} {suits}".rstrip()
 
 
@@ -201,42 +205,37 @@ def table_view(view: BankObservation, seat: int, lang: Lang, colour: bool) -> st
     bank = " ".join(card_text(Card.parse(c), lang, colour) for c in view.bank)
     owner = view.bank_top_owner
     owner_text = f" ({seat_name(owner, seat, lang)})" if owner is not None else ""
-    lines.append(say(lang, "Банк: ", "Bank: ") + (bank or "—") + dim(owner_text, colour))
+    lines.append(say(lang, "bank.cli.bank", cards=(bank or "—") + dim(owner_text, colour)))
     if view.to_cover is None:
-        lines.append(say(lang, "Ход с любой карты", "Lead any card"))
+        lines.append(say(lang, "bank.cli.lead_any"))
     else:
         cover = card_text(Card.parse(view.to_cover), lang, colour)
-        lines.append(say(lang, "Покрыть: ", "To cover: ") + bold(cover, colour))
+        lines.append(say(lang, "bank.cli.to_cover", card=bold(cover, colour)))
     others = ", ".join(f"{seat_name(p, seat, lang)} {n}" for p, n in enumerate(view.hand_counts) if p != seat)
-    lines.append(
-        say(
-            lang,
-            f"Колода: {view.stock_size} · у соперников: {others}",
-            f"Stock: {view.stock_size} · others hold: {others}",
-        )
-    )
+    lines.append(say(lang, "bank.cli.stock", stock=view.stock_size, others=others))
     totals = ", ".join(f"{seat_name(p, seat, lang)} {t}" for p, t in enumerate(view.totals))
-    lines.append(dim(say(lang, "Счёт: ", "Score: ") + totals, colour))
+    lines.append(dim(say(lang, "bank.cli.score", totals=totals), colour))
     hand = " ".join(card_text(Card.parse(c), lang, colour) for c in view.hand)
-    lines.append(bold(say(lang, "Ваши карты: ", "Your hand: "), colour) + hand)
+    lines.append(bold(say(lang, "bank.cli.your_hand"), colour) + " " + hand)
     moves = " · ".join(move_text(action_text(a), lang, colour) for a in view.legal_actions)
-    lines.append(say(lang, "Ходы: ", "Moves: ") + moves)
+    lines.append(say(lang, "bank.cli.moves", moves=moves))
     return "\n".join(lines)
 
 
 def deal_report(result: DealResult, seat: int, lang: Lang, colour: bool) -> str:
     """The score sheet of one deal: captured points, bonuses, penalties, the deal's score and totals."""
-    title = say(lang, f"Итог сдачи {result.number}", f"Deal {result.number} result")
     if result.stuck:
-        title += say(lang, " (все застряли)", " (everyone stuck)")
+        title = say(lang, "bank.cli.deal_stuck", number=result.number)
+    else:
+        title = say(lang, "bank.cli.deal_result", number=result.number)
     lines = ["", bold(title, colour)]
     for p in result.active:
-        parts = [say(lang, f"взятки {result.captured[p]}", f"captured {result.captured[p]}")]
-        parts += [f"{what} +{points}" for _rule, what, points in result.bonuses[p]]
-        if result.penalties[p]:
-            parts.append(say(lang, f"штраф −{result.penalties[p]}", f"penalty −{result.penalties[p]}"))
         place = result.places[p]
-        place_text = say(lang, f"{place}-е место, ", f"place {place}, ") if place else ""
+        parts = [say(lang, "bank.cli.captured", points=result.captured[p])]
+        parts += [f"{bonus_text(rule, place, lang)} +{points}" for rule, _what, points in result.bonuses[p]]
+        if result.penalties[p]:
+            parts.append(say(lang, "bank.cli.penalty", points=result.penalties[p]))
+        place_text = say(lang, "bank.cli.place", place=place) + ", " if place else ""
         lines.append(
             f"  {seat_name(p, seat, lang)}: {place_text}{', '.join(parts)} = {result.scores[p]:+d}"
             f" → {result.totals[p]}"
@@ -299,27 +298,18 @@ def simulate_lines(figures: Mapping[str, Any]) -> list[str]:
 
 
 def replay_summary(state: BankState, lang: Lang) -> str:
+    players = Msg("bank.cli.players", n=state.players)
     lines = [
-        say(
-            lang,
-            f"Банк, {state.players} игрока, ходов: {len(state.actions)}",
-            f"Bank, {state.players} players, {len(state.actions)} actions",
-        ),
+        say(lang, "bank.cli.replay", players=players, actions=Msg("bank.cli.actions", n=len(state.actions)))
     ]
     lines += [deal_report(result, -1, lang, False) for result in state.results]
     if state.is_over():
         if state.winner is not None:
             winner = seat_name(state.winner, -1, lang)
-            lines.append(say(lang, f"Победитель: {winner}", f"Winner: {winner}"))
+            lines.append(say(lang, "bank.cli.winner", name=winner))
         else:
             scores = ", ".join(str(s) for s in state.returns())
-            lines.append(say(lang, f"Сдача окончена: {scores}", f"Deal over: {scores}"))
+            lines.append(say(lang, "bank.cli.deal_over", scores=scores))
     else:
-        lines.append(
-            say(
-                lang,
-                f"Игра не окончена, ходит место {state.current_player}",
-                f"Not over: seat {state.current_player} to move",
-            )
-        )
+        lines.append(say(lang, "bank.cli.not_over", seat=state.current_player))
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from koloda.cards import Suit
 from koloda.errors import NotationError, OptionsError
+from koloda.i18n import Msg
 from koloda.options import Options
 
 FIXED_PENALTIES = (15, 23, 31, 40, 48, 56)
@@ -102,73 +103,54 @@ class BankOptions(Options):
 
     def validate(self) -> None:
         if self.first_dealer is not None and not 0 <= self.first_dealer <= 3:
-            raise OptionsError(
-                f"option 'first_dealer' must be a seat 0-3 or null (by lot), not {self.first_dealer}"
-            )
+            raise OptionsError(Msg("bank.options.first_dealer", value=self.first_dealer))
         if self.penalty_fixed not in FIXED_PENALTIES:
-            raise OptionsError(
-                f"option 'penalty_fixed' must be one of {', '.join(map(str, FIXED_PENALTIES))} (rule 7.7), "
-                f"not {self.penalty_fixed}"
-            )
+            allowed = ", ".join(map(str, FIXED_PENALTIES))
+            raise OptionsError(Msg("bank.options.penalty_fixed", allowed=allowed, value=self.penalty_fixed))
         if self.penalty_per_card not in PER_CARD_PENALTIES:
-            raise OptionsError(
-                f"option 'penalty_per_card' must be 3 or 6 (rule 7.7), not {self.penalty_per_card}"
-            )
+            raise OptionsError(Msg("bank.options.penalty_per_card", value=self.penalty_per_card))
         if self.max_deals < 1:
-            raise OptionsError(f"option 'max_deals' must be at least 1 (rule 8.3), not {self.max_deals}")
+            raise OptionsError(Msg("bank.options.max_deals", value=self.max_deals))
         if self.target < 1:
-            raise OptionsError(f"option 'target' must be a positive number of points, not {self.target}")
+            raise OptionsError(Msg("bank.options.target", value=self.target))
         suits = self.trump_suit_values()
         if len(set(suits)) != len(suits):
-            raise OptionsError(f"option 'trump_suits' names a suit twice: {list(self.trump_suits)}")
+            raise OptionsError(Msg("bank.options.suit_twice", suits=str(list(self.trump_suits))))
         wanted = _TRUMP_COUNTS[self.trumps]
         if suits and wanted is None and not 2 <= len(suits) <= 4:
-            raise OptionsError(
-                "option 'trump_suits' with trumps 'own' needs one suit per player (2-4), "
-                f"not {len(suits)}; leave it empty to draw them at random"
-            )
+            raise OptionsError(Msg("bank.options.own_suits", count=len(suits)))
         if suits and wanted is not None and len(suits) != wanted:
             raise OptionsError(
-                f"option 'trump_suits' with trumps {self.trumps!r} needs {wanted} suit(s), not {len(suits)}"
+                Msg("bank.options.suit_count", trumps=repr(self.trumps), wanted=wanted, count=len(suits))
             )
         if self.trump_choice == "in-turn" and (self.trumps != "own" or self.trump_suits):
-            raise OptionsError(
-                "option 'trump_choice' = 'in-turn' needs trumps 'own' and no fixed 'trump_suits' (rule 3.2)"
-            )
+            raise OptionsError(Msg("bank.options.in_turn"))
         if self.two_trumps_cover != "suit" and self.trumps != "two":
-            raise OptionsError("option 'two_trumps_cover' applies only to trumps 'two' (rule 3.3)")
+            raise OptionsError(Msg("bank.options.two_trumps_cover"))
         if self.variant2 != "fixed" and self.penalty != "variant2":
-            raise OptionsError(f"option 'variant2' = {self.variant2!r} needs penalty 'variant2' (rule 7.7)")
+            raise OptionsError(Msg("bank.options.variant2", value=repr(self.variant2)))
         # rule 7.7: an amount that the chosen penalty never adds would be silently ignored
         if self.penalty_fixed != 31 and (self.penalty != "variant2" or self.variant2 == "per-card"):
-            raise OptionsError(
-                "option 'penalty_fixed' needs penalty 'variant2' with variant2 'fixed' or 'split' (rule 7.7)"
-            )
+            raise OptionsError(Msg("bank.options.penalty_fixed_needs"))
         if self.penalty_per_card != 3 and (self.penalty != "variant2" or self.variant2 == "fixed"):
-            raise OptionsError(
-                "option 'penalty_per_card' needs penalty 'variant2' with variant2 'per-card' or 'split'"
-                " (rule 7.7)"
-            )
+            raise OptionsError(Msg("bank.options.penalty_per_card_needs"))
         if self.penalty_who != "holders" and self.penalty == "none":
-            raise OptionsError("option 'penalty_who' has no effect with penalty 'none' (rule 7.8)")
+            raise OptionsError(Msg("bank.options.penalty_who"))
 
     def trump_suit_values(self) -> tuple[Suit, ...]:
         """The named trump suits as :class:`Suit` values (validated)."""
         try:
             return tuple(Suit.parse(text) for text in self.trump_suits)
         except NotationError as exc:
-            raise OptionsError(f"option 'trump_suits': {exc}") from None
+            raise OptionsError(Msg("bank.options.trump_suits", reason=exc.detail)) from None
 
     def check_players(self, players: int) -> None:
         """Reject options that cannot work with this many players (rules 2.1, 3.2)."""
         if not 2 <= players <= 4:
-            raise OptionsError(f"Bank is for 2-4 players, not {players}")
+            raise OptionsError(Msg("bank.options.players", players=players))
         if self.first_dealer is not None and self.first_dealer >= players:
             raise OptionsError(
-                f"option 'first_dealer' = {self.first_dealer} is not a seat of {players} players"
+                Msg("bank.options.first_dealer_seat", value=self.first_dealer, players=players)
             )
         if self.trumps == "own" and self.trump_suits and len(self.trump_suits) != players:
-            raise OptionsError(
-                f"option 'trump_suits' names {len(self.trump_suits)} own trumps "
-                f"for {players} players (rule 3.2)"
-            )
+            raise OptionsError(Msg("bank.options.own_count", count=len(self.trump_suits), players=players))

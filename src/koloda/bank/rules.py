@@ -21,6 +21,7 @@ from koloda.bank.scoring import DealResult, Finish
 from koloda.cards import DECK_36, Suit
 from koloda.errors import IllegalActionError
 from koloda.game import Scope
+from koloda.i18n import Msg
 
 NORMAL, DRAWN, EXTRA, OVER, CHOOSE = 0, 1, 2, 3, 4
 PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")
@@ -464,37 +465,38 @@ class BankRules:
             return list(self._results[-1].scores)
         return list(self._captured_pts)
 
-    def _why(self, action: object) -> str:
+    def _why(self, action: object) -> Msg:
         shown = action_text(action) if type(action) is int and 0 <= action < T.NUM_ACTIONS else repr(action)
-        head = f"illegal action {shown}"
         if self._phase == OVER:
-            return f"{head}: the game is over"
+            return Msg("bank.illegal", action=shown, reason=Msg("bank.why.over"))
         if type(action) is not int or not 0 <= action < T.NUM_ACTIONS:
-            return f"{head}: not a Bank action id (0-{T.NUM_ACTIONS - 1})"
+            return Msg("bank.illegal", action=shown, reason=Msg("bank.why.not_an_id", last=T.NUM_ACTIONS - 1))
         p = self._cur
-        head += f" for seat {p}"
+        return Msg("bank.illegal_for", action=shown, seat=p, reason=self._why_seat(action, p))
+
+    def _why_seat(self, action: int, p: int) -> Msg:
         legal = self._legal or []
         if action >= T.CHOOSE0:
             if self._phase != CHOOSE:
-                return f"{head}: trumps are chosen only before the first deal (rule 3.2)"
+                return Msg("bank.why.choose_late")
             taker = self._chosen.index(action - T.CHOOSE0)
-            return f"{head}: seat {taker} has already chosen that suit (rule 3.2)"
+            return Msg("bank.why.suit_taken", seat=taker)
         if self._phase == CHOOSE:
-            return f"{head}: choose your trump suit first (rule 3.2)"
+            return Msg("bank.why.choose_first")
         if action == T.DRAW:
             if self._phase == EXTRA:
-                return f"{head}: after an 8 or four of a kind you add a card or pass, never draw (rule 4.9)"
+                return Msg("bank.why.draw_extra")
             if self._phase == DRAWN:
-                return f"{head}: you have already drawn this turn (rule 4.9)"
+                return Msg("bank.why.drawn")
             if not self._stock:
-                return f"{head}: the stock is empty (rule 4.9)"
-            return f"{head}: you can move, and you draw only when you cannot (rule 4.9)"
+                return Msg("bank.why.stock_empty")
+            return Msg("bank.why.draw_can_move")
         if action == T.PASS:
             if self._phase == EXTRA:
-                return f"{head}: after four of a kind the extra move must be made when it can (rule 4.6)"
+                return Msg("bank.why.pass_extra")
             if legal == [T.DRAW]:
-                return f"{head}: you cannot move, so you must draw first (rule 4.9)"
-            return f"{head}: you can move, and you pass only when you cannot (rule 4.9)"
+                return Msg("bank.why.must_draw")
+            return Msg("bank.why.pass_can_move")
         cards: tuple[int, ...]
         if action < T.FOUR0:
             cards = (action,)
@@ -503,8 +505,8 @@ class BankRules:
         else:
             cards = T.RUN_CARDS[action - T.RUN0]
             if self._opts.runs == "one-suit" and not T.RUN_ONE_SUIT[action - T.RUN0]:
-                return f"{head}: runs must be of one suit (rule 4.7)"
+                return Msg("bank.why.run_one_suit")
         missing = [str(DECK_36[c]) for c in cards if not self._hands[p] >> c & 1]
         if missing:
-            return f"{head}: seat {p} does not hold {' '.join(missing)}"
-        return f"{head}: {DECK_36[cards[0]]} does not cover {DECK_36[self._target]} (rule 4.3)"
+            return Msg("bank.why.not_held", seat=p, cards=" ".join(missing))
+        return Msg("bank.why.no_cover", card=str(DECK_36[cards[0]]), target=str(DECK_36[self._target]))

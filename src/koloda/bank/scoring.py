@@ -15,6 +15,7 @@ from typing import Any
 
 from koloda.bank import tables as T
 from koloda.bank.options import BankOptions
+from koloda.i18n import N_, Lang, say
 
 
 @dataclass(frozen=True)
@@ -68,20 +69,39 @@ class DealResult:
 
 
 def bonuses(finish: Finish | None) -> tuple[tuple[str, str, int], ...]:
-    """Rules 7.2-7.5: the bonuses of a seat that went out (none for a seat still holding cards)."""
+    """Rules 7.2-7.5: the bonuses of a seat that went out (none for a seat still holding cards), each with
+    its rule, its English words (:func:`bonus_text`) and its points."""
     if finish is None:
         return ()
     place = finish.place
-    items = []
+    rules = []
     if place <= 3:
-        items.append(("7.2", f"place {place}", (20, 10, 10)[place - 1]))
+        rules.append(("7.2", (20, 10, 10)[place - 1]))
         if finish.card[0] == "K":
-            items.append(("7.3", f"place {place} on a king", (30, 20, 10)[place - 1]))
+            rules.append(("7.3", (30, 20, 10)[place - 1]))
         if finish.one_suit_run:
-            items.append(("7.5", f"place {place} with a run of one suit", (30, 25, 20)[place - 1]))
+            rules.append(("7.5", (30, 25, 20)[place - 1]))
     if finish.kind == "four" and finish.card[0] != "K":
-        items.append(("7.4", "went out with four of a kind", 75))
-    return tuple(items)
+        rules.append(("7.4", 75))
+    return tuple((rule, bonus_text(rule, place, "en"), points) for rule, points in rules)
+
+
+#: The words of each bonus rule (the web page says them too).
+_BONUS = {
+    "7.2": N_("bank.bonus.7.2"),
+    "7.3": N_("bank.bonus.7.3"),
+    "7.4": N_("bank.bonus.7.4"),
+    "7.5": N_("bank.bonus.7.5"),
+}
+
+
+def bonus_text(rule: str, place: int | None, lang: Lang) -> str:
+    """A bonus of rules 7.2-7.5 in words, for the seat that went out in ``place``.
+
+    >>> bonus_text("7.3", 1, "en"), bonus_text("7.3", 1, "ru")
+    ('place 1 on a king', '1-е место, закончил королём')
+    """
+    return say(lang, _BONUS[rule], place=place)
 
 
 def penalty(opts: BankOptions, hand: int, is_loser: bool) -> int:

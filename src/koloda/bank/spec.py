@@ -23,7 +23,7 @@ from koloda.bots import bank as bots
 from koloda.bots.base import Bot, BotSpec
 from koloda.charts import chart
 from koloda.game import GameRecord, GameSpec, GameState, Scope
-from koloda.i18n import Lang
+from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class BankSpec(GameSpec):
     """The card game Bank (docs/rules/bank.md)."""
 
     name = "bank"
-    titles: ClassVar[Mapping[Lang, str]] = {"ru": "Банк", "en": "Bank"}
+    titles: ClassVar[Mapping[Lang, str]] = {lang: say(lang, "bank.title") for lang in LANGS}
     player_counts = (2, 3, 4)
     default_players = 3
     options_class = BankOptions

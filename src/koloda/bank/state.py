@@ -30,6 +30,7 @@ from koloda.bank.scoring import DealResult
 from koloda.cards import DECK_36, Card
 from koloda.errors import OptionsError, RecordError
 from koloda.game import GameRecord, Scope, replay_actions
+from koloda.i18n import Msg
 
 _DEFAULTS = BankOptions()  # frozen: built (and validated) once, not per game
 
@@ -299,7 +300,7 @@ def new_game(
     if type(seed) is not int or seed < 0:
         raise RecordError(f"seed must be a non-negative integer, not {seed!r}")
     if type(players) is not int:
-        raise OptionsError(f"Bank is for 2-4 players, not {players!r}")
+        raise OptionsError(Msg("bank.options.players", players=repr(players)))
     opts.check_players(players)
     rng = D.setup_rng(seed)
     dealer = opts.first_dealer if opts.first_dealer is not None else rng.randrange(players)  # rule 2.1

@@ -21,7 +21,7 @@ from koloda.banki.text import RefereeError
 from koloda.banki.view import describe, news_text, what_next
 from koloda.errors import KolodaError, NotationError, NotFoundError, RecordError, RequestError
 from koloda.game import GameRecord
-from koloda.i18n import Lang
+from koloda.i18n import Lang, say
 from koloda.store import Store
 from koloda.store.paths import add_db_argument
 
@@ -37,40 +37,6 @@ _COMMANDS = {
     "помощь": "help",
     "quit": "quit",
     "выход": "quit",
-}
-_HELP = {
-    "en": """Enter what happened, one event a line (names as at the start, metres with a dot or comma):
-  count | counted NAME            the counting-out picks the first driver (Chelyabinsk)
-  kick NAME METRES                a stick kicked off the toe: the farthest throws first
-  hit NAME [spear]                a throw that knocked the can (spear: thrown spear-style)
-  miss NAME [spear] [pile|field]  a throw that missed (Chelyabinsk: where the stick lies)
-  reset                           the driver has put the can back
-  back NAME                       NAME is back behind the line with the stick
-  bring NAME OTHER                NAME (a marshal) brought OTHER's stick
-  tag NAME stick|hand PART        the driver touched NAME (PART: torso, arm, leg, heel, head)
-  knock NAME                      NAME knocked the can (the driver's name: the driver's knock)
-  foul NAME grab|line             the driver knocked the can calling NAME's foul
-  cross NAME OTHER                NAME's stick landed across OTHER's
-  snatch NAME | guarded           during the driver's own throw (Chelyabinsk)
-  last NAME                       NAME came last to the line (Chelyabinsk)
-  order NAME WHAT                 the winner's order (Chelyabinsk)
-Also: undo, show, help, quit. Russian words work too (попал, мимо, осалил, сбил, ...).""",
-    "ru": """Вводите, что произошло, по одному событию в строке (имена — как при начале игры):
-  count | counted ИМЯ             считалка выбирает водящего (Челябинск)
-  kick ИМЯ МЕТРЫ                  пинок палки с ноги: кто дальше, тот бросает первым
-  hit ИМЯ [spear]                 попал в банку (spear — бросок «копьём»)   = попал
-  miss ИМЯ [spear] [pile|field]   мимо (Челябинск: где лежит палка)          = мимо
-  reset                           водящий поставил банку                       = поставил
-  back ИМЯ                        вернулся за линию с палкой                   = вернулся
-  bring ИМЯ ДРУГОЙ                маршал принёс чужую палку                    = принёс
-  tag ИМЯ stick|hand ЧАСТЬ        водящий осалил (torso, arm, leg, heel, head) = осалил ИМЯ палкой нога
-  knock ИМЯ                       сбил банку (имя водящего — его удар)         = сбил
-  foul ИМЯ grab|line              нарушение: чужая палка / заступ за линию     = нарушение
-  cross ИМЯ ДРУГОЙ                палка легла крестом на чужую                 = крест
-  snatch ИМЯ | guarded            при броске водящего (Челябинск)              = выхватил | уберёг
-  last ИМЯ                        прибежал к линии последним (Челябинск)       = последний
-  order ИМЯ ЧТО                   приказ маршала (Челябинск)                   = приказ
-Ещё: undo (отмена), show (состояние), help (помощь), quit (выход).""",
 }
 
 
@@ -170,7 +136,7 @@ def play(
         if command == "quit":
             break
         if command == "help":
-            write(_HELP[lang])
+            write(say(lang, "banki.help"))
             continue
         if command == "show":
             write(describe(state, lang))
@@ -180,22 +146,22 @@ def play(
             if command == "undo":
                 undone = state.undo()
                 _saved(saved.record_undo, store, game_id, state, functools.partial(state.apply, undone))
-                write(("undone: " if lang == "en" else "отменено: ") + str(undone))
+                write(say(lang, "banki.cli.undone", event=str(undone)))
             else:
                 state.apply(state.parse_event(line))
                 _saved(saved.record_event, store, game_id, state, state.undo)
         except RefereeError as exc:
-            write(("not allowed: " if lang == "en" else "нельзя: ") + exc.text(lang))
+            write(say(lang, "banki.cli.not_allowed", reason=exc.text(lang)))
             continue
         except RecordError:
             raise
         except (NotationError, KolodaError) as exc:
-            write(("not understood: " if lang == "en" else "не понял: ") + str(exc) + _hint(lang))
+            write(say(lang, "banki.cli.not_understood", reason=exc.text(lang)))
             continue
         for sentence in news_text(state, lang):
             write(sentence)
         write("\n".join(what_next(state, lang)))
-    write(("saved in " if lang == "en" else "сохранено в ") + f"{store.location} (game {game_id})")
+    write(say(lang, "banki.cli.saved", location=store.location, id=game_id))
     return 0
 
 
@@ -212,7 +178,3 @@ def _saved(
     except RecordError:
         take_back()
         raise
-
-
-def _hint(lang: Lang) -> str:
-    return " ('help' lists the events)" if lang == "en" else " («помощь» — список событий)"

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from koloda.errors import NotationError
+from koloda.i18n import N_, Msg
 
 Kind = Literal[
     "kick", "count", "counted", "hit", "miss", "reset", "back", "bring", "tag", "knock",
@@ -116,21 +117,23 @@ class Event:
         """Read an event in canonical or Russian notation; NotationError says what is wrong."""
         words = text.split()
         if not words:
-            raise NotationError("empty event: expected one of " + ", ".join(KINDS))
+            raise NotationError(Msg("banki.notation.empty", kinds=", ".join(KINDS)))
         kind = _keyword(words[0])
         if kind not in KINDS:
-            raise NotationError(f"unknown event {words[0]!r} in {text!r}: expected one of {', '.join(KINDS)}")
+            raise NotationError(
+                Msg("banki.notation.unknown", word=words[0], text=text, kinds=", ".join(KINDS))
+            )
         args = words[1:]
         if kind == "order":
             if len(args) < 2:
-                raise NotationError(f"{text!r}: expected 'order NAME WHAT TO DO'")
+                raise NotationError(Msg("banki.notation.form", text=text, form="order NAME WHAT TO DO"))
             return cls("order", player=_name(args[0], text), text=" ".join(args[1:]))
         args = [_keyword(word) for word in args]
         if kind in ("count", "reset", "guarded"):
             _arity(text, args, 0, kind)
             return cls(kind)
         if kind == "knock" and len(args) == 2:  # M11: 'knock NAME hand|foot' is said only to be refused
-            _choice(text, args[1], ("hand", "foot"), "means")
+            _choice(text, args[1], ("hand", "foot"), N_("banki.notation.what.means"))
             return cls("knock", player=_name(args[0], text), means=args[1])
         if kind in ("counted", "back", "knock", "snatch", "last"):
             _arity(text, args, 1, f"{kind} NAME")
@@ -142,28 +145,29 @@ class Event:
             _arity(text, args, 2, "kick NAME METRES")
             match = _DISTANCE.match(args[1])
             if match is None:
-                raise NotationError(f"{text!r}: distance {args[1]!r} must be metres like 12 or 12.5")
+                raise NotationError(Msg("banki.notation.distance", text=text, distance=args[1]))
             cm = int(match.group(1)) * 100 + int((match.group(2) or "0").ljust(2, "0"))
             return cls("kick", player=_name(args[0], text), centimetres=cm)
         if kind == "tag":
             _arity(text, args, 3, "tag NAME stick|hand PART")
-            _choice(text, args[1], MEANS, "means")
-            _choice(text, args[2], PARTS, "body part")
+            _choice(text, args[1], MEANS, N_("banki.notation.what.means"))
+            _choice(text, args[2], PARTS, N_("banki.notation.what.part"))
             return cls("tag", player=_name(args[0], text), means=args[1], part=args[2])
         if kind == "foul":
             _arity(text, args, 2, "foul NAME grab|line")
-            _choice(text, args[1], FOULS, "foul")
+            _choice(text, args[1], FOULS, N_("banki.notation.what.foul"))
             return cls("foul", player=_name(args[0], text), foul=args[1])
         # hit / miss NAME [spear] [pile|field]
+        form = f"{kind} NAME [spear] [pile|field]"
         if not args:
-            raise NotationError(f"{text!r}: expected '{kind} NAME [spear] [pile|field]'")
+            raise NotationError(Msg("banki.notation.form", text=text, form=form))
         rest = args[1:]
         spear = "spear" in rest
         where = [word for word in rest if word != "spear"]
         if rest.count("spear") > 1 or len(where) > 1:
-            raise NotationError(f"{text!r}: expected '{kind} NAME [spear] [pile|field]'")
+            raise NotationError(Msg("banki.notation.form", text=text, form=form))
         if where:
-            _choice(text, where[0], WHERE, "place of the stick")
+            _choice(text, where[0], WHERE, N_("banki.notation.what.where"))
         return cls(kind, player=_name(args[0], text), spear=spear, where=where[0] if where else None)
 
     def players(self) -> tuple[str, ...]:
@@ -174,11 +178,9 @@ class Event:
 def check_name(name: str) -> str:
     """A player name: one word starting with a letter, not a keyword of the notation."""
     if not _NAME.match(name):
-        raise NotationError(
-            f"bad player name {name!r}: one word of letters, digits, '_' or '-', letter first"
-        )
+        raise NotationError(Msg("banki.notation.name", name=name))
     if name.lower() in RESERVED:
-        raise NotationError(f"{name!r} cannot be a player name: it is a word of the event notation")
+        raise NotationError(Msg("banki.notation.reserved", name=name))
     return name
 
 
@@ -191,17 +193,20 @@ def _name(word: str, text: str) -> str:
     try:
         return check_name(word)
     except NotationError as exc:
-        raise NotationError(f"{text!r}: {exc}") from None
+        raise NotationError(Msg("banki.notation.in", text=text, reason=exc.detail)) from None
 
 
 def _arity(text: str, args: list[str], count: int, form: str) -> None:
     if len(args) != count:
-        raise NotationError(f"{text!r}: expected '{form}'")
+        raise NotationError(Msg("banki.notation.form", text=text, form=form))
 
 
 def _choice(text: str, word: str, allowed: tuple[str, ...], what: str) -> None:
+    """``what`` is the catalog's key of the word's part of the event."""
     if word not in allowed:
-        raise NotationError(f"{text!r}: {what} {word!r} must be one of {', '.join(allowed)}")
+        raise NotationError(
+            Msg("banki.notation.choice", text=text, what=Msg(what), word=word, allowed=", ".join(allowed))
+        )
 
 
 # -- the stages of a game, and the events each allows ------------------------------------------------------

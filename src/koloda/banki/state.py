@@ -27,6 +27,7 @@ from koloda.banki.options import BankiOptions
 from koloda.banki.text import RefereeError
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord
+from koloda.i18n import Msg
 
 GAME = "banki"
 
@@ -99,7 +100,7 @@ class BankiState:
         for seat, known in enumerate(self.names):
             if known.casefold() == name.casefold():
                 return seat
-        raise NotationError(f"no player called {name!r}; players: {', '.join(self.names)}")
+        raise NotationError(Msg("banki.notation.no_player", name=name, names=", ".join(self.names)))
 
     def parse_event(self, text: str) -> Event:
         """Parse an event and spell its player names exactly as in the game (the canonical text)."""
@@ -544,14 +545,13 @@ def new_game(names: Sequence[str], options: BankiOptions | None = None, *, seed:
     folded = [name.casefold() for name in names]
     for name in names:
         if folded.count(name.casefold()) > 1:
-            raise OptionsError(f"two players are called {name!r}")
+            raise OptionsError(Msg("banki.same_names", name=name))
     if not options.min_players <= len(names) <= options.max_players:
         raise OptionsError(
-            f"this variant is for {options.min_players} to {options.max_players} players (with the driver), "
-            f"not {len(names)}"
+            Msg("banki.players", low=options.min_players, high=options.max_players, count=len(names))
         )
     if type(seed) is not int or seed < 0:
-        raise OptionsError(f"seed must be a non-negative integer, not {seed!r}")
+        raise OptionsError(Msg("banki.seed", seed=repr(seed)))
     return BankiState(options, names, seed)
 
 

@@ -10,21 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from koloda import i18n
 from koloda.banki.events import Event, Phase
 from koloda.banki.state import BankiState
-from koloda.banki.text import MEANS_TEXT, PARTS_TEXT, PHASE_NAMES, RefereeError, rank_name, say
-from koloda.i18n import Lang
+from koloda.banki.text import MEANS, PARTS, PHASES, RefereeError, rank_name, say
+from koloda.i18n import N_, Lang
 
-_STICK_TEXT = {
-    "hand": ("behind the line", "за линией"),
-    "field": ("stick on the field", "палка на поле"),
-    "pile": ("stick in the pile", "палка в куче"),
+_STICKS = {
+    "hand": N_("banki.stick.hand"),
+    "field": N_("banki.stick.field"),
+    "pile": N_("banki.stick.pile"),
 }
-_EN, _RU = 0, 1
-
-
-def _pick(pair: tuple[str, str], lang: Lang) -> str:
-    return pair[_EN if lang == "en" else _RU]
+_VARIANTS = {"moscow": N_("banki.variant.moscow"), "chelyabinsk": N_("banki.variant.chelyabinsk")}
 
 
 def _metres(value: float) -> str:
@@ -33,32 +30,30 @@ def _metres(value: float) -> str:
 
 def describe(state: BankiState, lang: Lang = "en") -> str:
     """The whole situation in a few lines: stage, driver, can, and every player's rank, line and stick."""
-    en = lang == "en"
-    variant = state.options.style
-    head = (
-        f"banki ({variant}), round {state.round}: {_pick(PHASE_NAMES[state.phase.value], lang)}"
-        if en
-        else f"банки ({'московские' if variant == 'moscow' else 'челябинские'}), кон {state.round}: "
-        f"{_pick(PHASE_NAMES[state.phase.value], lang)}"
-    )
-    lines = [head]
+    variant = i18n.say(lang, _VARIANTS[state.options.style])
+    phase = i18n.say(lang, PHASES[state.phase.value])
+    lines = [i18n.say(lang, "banki.describe.head", variant=variant, round=state.round, phase=phase)]
     if state.driver is not None:
-        can = ("standing" if en else "стоит") if state.can_up else ("down" if en else "сбита")
+        can = (
+            i18n.say(lang, "banki.describe.can_up")
+            if state.can_up
+            else i18n.say(lang, "banki.describe.can_down")
+        )
         driver = f"{state.names[state.driver]} ({rank_name(state.rank_id(state.driver), lang)})"
-        lines.append(f"{'driver' if en else 'водит'}: {driver}; {'can' if en else 'банка'}: {can}")
+        lines.append(i18n.say(lang, "banki.describe.driver", driver=driver, can=can))
     seats = state.order if state.order else range(len(state.names))
     for place, seat in enumerate(seats, start=1):
         rank = rank_name(state.rank_id(seat), lang)
         parts = [
             f"{place}. {state.names[seat]}",
-            f"{rank}, {_metres(state.line(seat))} m" if en else f"{rank}, {_metres(state.line(seat))} м",
+            i18n.say(lang, "banki.describe.line", rank=rank, metres=_metres(state.line(seat))),
         ]
         if state.phase.value in ("throw", "race", "driver-throw"):
-            parts.append(_pick(_STICK_TEXT[state.stick[seat].value], lang))
+            parts.append(i18n.say(lang, _STICKS[state.stick[seat].value]))
         if state.steps[seat]:
-            parts.append(f"+{state.steps[seat]} {'rank' if en else 'зв.'}")
+            parts.append(i18n.say(lang, "banki.describe.steps", steps=state.steps[seat]))
         if state.tagged == seat:
-            parts.append("TAGGED" if en else "ОСАЛЕН")
+            parts.append(i18n.say(lang, "banki.describe.tagged"))
         if state.kicks[seat] and state.phase.value == "kick":
             parts.append(" / ".join(_metres(cm / 100) for cm in state.kicks[seat]))
         lines.append(" — ".join(parts))
@@ -144,7 +139,7 @@ def what_next(state: BankiState, lang: Lang = "en") -> list[str]:
 
 def _tag_terms(state: BankiState, seat: int, lang: Lang) -> str:
     means, parts = state.options.privileges(state.rank_id(seat))
-    return f"{state.names[seat]} ({_pick(MEANS_TEXT[means], lang)}, {_pick(PARTS_TEXT[parts], lang)})"
+    return f"{state.names[seat]} ({i18n.say(lang, MEANS[means])}, {i18n.say(lang, PARTS[parts])})"
 
 
 def _chelyabinsk_sticks(state: BankiState, lang: Lang, out: list[str]) -> None:

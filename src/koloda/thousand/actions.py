@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from koloda.cards import DECK_24, Card, Rank
 from koloda.errors import NotationError
+from koloda.i18n import Msg
 
 # -- cards (rule G1) ------------------------------------------------------------------------------------
 
@@ -49,7 +50,7 @@ def bid_action(bid: int) -> int:
     (56, 156)
     """
     if not (0 < bid <= MAX_BID and bid % 5 == 0):
-        raise NotationError(f"bad bid {bid!r}: bids are multiples of 5 from 5 to {MAX_BID}")
+        raise NotationError(Msg("thousand.notation.bid", bid=repr(bid), top=MAX_BID))
     return BID + bid // 5 - 1
 
 
@@ -84,7 +85,7 @@ def action_text(action: int) -> str:
     ('9S', 'KH+', 'pass', '120', 'bomb')
     """
     if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-        raise NotationError(f"bad action {action!r}: Thousand actions are ids 0-{NUM_ACTIONS - 1}")
+        raise NotationError(Msg("thousand.notation.bad_id", action=repr(action), last=NUM_ACTIONS - 1))
     return ACTION_TEXTS[action]
 
 
@@ -106,7 +107,7 @@ def parse_action(text: str) -> int:
         if ">" in token:
             card_part, _, who = token.partition(">")
             if who.strip() not in ("1", "2"):
-                raise NotationError(f"the recipient must be 1 or 2 (first or second opponent), not {who!r}")
+                raise NotationError(Msg("thousand.notation.recipient", who=repr(who)))
             return GIVE + 2 * _parse_card(card_part) + int(who) - 1
         if token.endswith("+"):
             card = _parse_card(token[:-1])
@@ -115,19 +116,16 @@ def parse_action(text: str) -> int:
                 return ACES + card // 6
             if face in (FACE_QUEEN, FACE_KING):
                 return MARRY + 2 * (card // 6) + face - FACE_QUEEN
-            raise NotationError("only a king or a queen (marriage) or an ace (ace marriage) is declared")
+            raise NotationError(Msg("thousand.notation.declare"))
         return _parse_card(token)
     except NotationError as exc:
-        raise NotationError(
-            f"bad action {text!r}: {exc}; expected a card (QH), a marriage (KH+), pass, a bid (120),"
-            " a gift (9S>1) or bomb"
-        ) from None
+        raise NotationError(Msg("thousand.notation.bad", text=text, reason=exc.detail)) from None
 
 
 def _parse_card(text: str) -> int:
     card = Card.parse(text)
     if card.rank < Rank.NINE:
-        raise NotationError(f"{text.strip()!r} is not in Thousand's 24-card deck (9 to ace)")
+        raise NotationError(Msg("thousand.notation.deck", card=text.strip()))
     return CARD_IDS[card]
 
 

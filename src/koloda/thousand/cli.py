@@ -17,13 +17,13 @@ from koloda.bots.base import LEVELS, Bot
 from koloda.cards import Card
 from koloda.errors import KolodaError, RequestError
 from koloda.game import GameSpec
-from koloda.i18n import LANGS, Lang
+from koloda.i18n import LANGS, Lang, say
 from koloda.options import add_option_arguments
-from koloda.term import Quit, Read, Write, ask, card_text, cards_line, note_fault, refusal, say, track
+from koloda.term import Quit, Read, Write, ask, card_text, cards_line, note_fault, refusal, track
 from koloda.thousand.actions import ACES, BID, BOMB, CARDS, GIVE, MARRY, PASS, action_bid
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scoring import DealScore
+from koloda.thousand.scoring import DealScore, default_names
 from koloda.thousand.sheet.scorefile import Player, ScoredGame
 from koloda.thousand.sheet.table import markdown_table, winner_line
 from koloda.thousand.state import ThousandState, new_game
@@ -38,9 +38,9 @@ def action_words(action: int, lang: Lang) -> str:
     ('К♥+', 'пас', '9♠>2')
     """
     if action == PASS:
-        return say(lang, "пас", "pass")
+        return say(lang, "thousand.action.pass")
     if action == BOMB:
-        return say(lang, "бомба", "bomb")
+        return say(lang, "thousand.action.bomb")
     if BID <= action < GIVE:
         return str(action_bid(action))
     if action >= GIVE:
@@ -70,10 +70,8 @@ class Narrator:
         view = observe(state, self.seat)
         first, bid = view.bids[0]
         lang = self.lang
-        self.write(say(lang, f"Сдаёт: {self.names[view.dealer]}.", f"Dealer: {self.names[view.dealer]}."))
-        self.write(
-            say(lang, f"{self.names[first]}: {bid} (обязательно)", f"{self.names[first]}: {bid} (compulsory)")
-        )
+        self.write(say(lang, "thousand.cli.dealer", name=self.names[view.dealer]))
+        self.write(say(lang, "thousand.cli.compulsory", name=self.names[first], bid=bid))
 
     def before(self, state: ThousandState) -> ThousandObservation:
         return observe(state, self.seat)
@@ -88,45 +86,44 @@ class Narrator:
             if gift is not None:
                 self.write(f"{name} → {self.names[gift[0]]}: {card_text(gift[1], lang)}")
             else:
-                self.write(say(lang, f"{name} отдаёт карту", f"{name} gives a card away"))
+                self.write(say(lang, "thousand.cli.gives", name=name))
         elif old.phase == "playing":
             self.write(f"{name}: {action_words(action, lang)}")
             if MARRY <= action < PASS:
                 trump = new.trump if same_deal else None
-                trump_text = f", {say(lang, 'козырь', 'trump')} {trump.symbol}" if trump else ""
-                self.write(
-                    say(lang, f"  {name} объявляет марьяж{trump_text}", f"  {name} declares{trump_text}")
-                )
+                if trump:
+                    self.write("  " + say(lang, "thousand.cli.declares_trump", name=name, suit=trump.symbol))
+                else:
+                    self.write("  " + say(lang, "thousand.cli.declares", name=name))
             if same_deal and sum(new.tricks_won) > sum(old.tricks_won) and new.tricks:
                 winner = new.tricks[-1].winner
                 if winner is not None:
-                    self.write(
-                        say(lang, f"  взятку берёт {self.names[winner]}", f"  {self.names[winner]} takes it")
-                    )
+                    self.write("  " + say(lang, "thousand.cli.takes_trick", name=self.names[winner]))
         elif old.phase == "contract" and action != BOMB:
             bid = action_bid(action)
-            self.write(say(lang, f"{name} играет на {bid}", f"{name} plays for {bid}"))
+            self.write(say(lang, "thousand.cli.plays_for", name=name, bid=bid))
         else:
             self.write(f"{name}: {action_words(action, lang)}")
         if same_deal and old.talon is None and new.talon is not None:
-            self.write(say(lang, "Прикуп: ", "Talon: ") + cards_line(new.talon, lang))
+            self.write(say(lang, "thousand.cli.talon", cards=cards_line(new.talon, lang)))
         if new.phase == "giving" and old.phase == "bidding":
             declarer = new.declarer if new.declarer is not None else actor
-            self.write(say(lang, f"Играющий: {self.names[declarer]}", f"Declarer: {self.names[declarer]}"))
+            self.write(say(lang, "thousand.cli.declarer", name=self.names[declarer]))
 
     def show_turn(self, view: ThousandObservation, legal: list[int]) -> None:
         lang = self.lang
         self.write("")
         if view.trump is not None:
-            self.write(say(lang, f"Козырь: {view.trump.symbol}", f"Trump: {view.trump.symbol}"))
+            self.write(say(lang, "thousand.cli.trump", suit=view.trump.symbol))
         if view.trick is not None:
             played = ", ".join(f"{self.names[s]} {card_text(c, lang)}" for s, c in view.trick.cards)
-            self.write(say(lang, "На столе: ", "On the table: ") + played)
-        self.write(say(lang, "Ваши карты: ", "Your cards: ") + cards_line(_sorted_hand(view.hand), lang))
+            self.write(say(lang, "thousand.cli.on_table", cards=played))
+        self.write(say(lang, "thousand.cli.your_cards", cards=cards_line(_sorted_hand(view.hand), lang)))
         if view.phase == "giving":
             first, second = _opponents(view, self.names)
-            self.write(say(lang, f"Кому: 1 — {first}, 2 — {second}", f"To: 1 is {first}, 2 is {second}"))
-        self.write(say(lang, "Можно: ", "You may: ") + ", ".join(action_words(a, lang) for a in legal))
+            self.write(say(lang, "thousand.cli.gift_to", first=first, second=second))
+        moves = ", ".join(action_words(a, lang) for a in legal)
+        self.write(say(lang, "thousand.cli.you_may", moves=moves))
 
 
 def _opponents(view: ThousandObservation, names: list[str]) -> tuple[str, str]:
@@ -156,15 +153,9 @@ def play_game(
 ) -> ThousandState:
     """A whole game: seat 0 is the person at the keyboard, every other seat is played by its bot."""
     state = new_game(options, players=players, seed=seed)
-    you = say(lang, "Вы", "You")
-    names = [you, *(say(lang, f"Бот {i}", f"Bot {i}") for i in range(1, players))]
+    names = [say(lang, "term.you"), *(say(lang, "term.bot", seat=i) for i in range(1, players))]
     narrator = Narrator(0, names, lang, write)
-    help_text = say(
-        lang,
-        "Ходы: карта (Д♥, QH), марьяж (К♥+), пас, заявка (120), отдать карту (9♠>1), бомба; выход — quit.",
-        "Moves: a card (QH, Д♥), a marriage (KH+), pass, a bid (120), a gift (9S>1), bomb; leave: quit.",
-    )
-    write(help_text)
+    write(say(lang, "thousand.cli.help"))
     narrator.deal_starts(state)
     deals_shown = 0
     while not state.is_over():
@@ -180,12 +171,10 @@ def play_game(
                     action = state.parse_action(line)
                     state.apply(action)  # an illegal move raises with the reason; the prompt repeats
                 except KolodaError as exc:
-                    raise refusal(
-                        lang, line, exc, [state.action_text(a) for a in state.legal_actions()]
-                    ) from None
+                    raise refusal(exc, [state.action_text(a) for a in state.legal_actions()]) from None
                 return action
 
-            action = ask("> ", take, read=read, write=write)
+            action = ask("> ", take, read=read, write=write, lang=lang)
         else:
             action = bots[seat].choose(observe(state, seat), legal)
             state.apply(action)
@@ -294,25 +283,23 @@ def _play(args: argparse.Namespace, spec: GameSpec) -> int:
             options, seed=seed, bots=bots, players=args.players, lang=args.lang, read=input, write=print
         )
     except Quit:
-        print(say(args.lang, "Игра прервана.", "Game abandoned."))
+        print(say(args.lang, "term.abandoned"))
         return 1
     return 0
 
 
 def replay_summary(state: ThousandState, lang: Lang) -> str:
     """The deals played, the score table, and the winner or who is to act."""
-    names = [say(lang, f"Игрок {s + 1}", f"Player {s + 1}") for s in range(state.players)]
+    names = default_names(state.players, lang)
     scored = ScoredGame(tuple(Player(n, "m") for n in names), state.book)
-    lines = [say(lang, f"Сыграно конов: {len(state.results)}", f"Deals played: {len(state.results)}")]
+    lines = [say(lang, "thousand.cli.deals_played", n=len(state.results))]
     if state.results:
         lines.append(markdown_table(scored, lang))
     if state.is_over():
         line = winner_line(scored, lang)
-        lines.append(line or say(lang, "Кон окончен.", "The deal is over."))
+        lines.append(line or say(lang, "thousand.cli.deal_over"))
     else:
         turn = state.current_player
-        lines.append(
-            say(lang, f"Игра не окончена: ходит {names[turn or 0]}.", f"Not over: {names[turn or 0]} to act.")
-        )
-    lines.append(say(lang, "Итог: ", "Totals: ") + " ".join(map(str, state.returns())))
+        lines.append(say(lang, "thousand.cli.not_over", name=names[turn or 0]))
+    lines.append(say(lang, "thousand.cli.totals", totals=" ".join(map(str, state.returns()))))
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from koloda.errors import OptionsError
+from koloda.i18n import N_, Msg
 from koloda.options import Options
 
 Rounding = Literal["home", "tournament", "russian"]
@@ -64,42 +65,37 @@ class ThousandOptions(Options):
     def validate(self) -> None:
         """Reject scoring combinations that cannot be played; the game engine extends this."""
         if self.target <= 0:
-            raise OptionsError(f"target must be positive, not {self.target}")
+            raise OptionsError(Msg("thousand.options.target", target=self.target))
         if not 0 < self.defender_cap < self.target:
             raise OptionsError(
-                f"defender_cap {self.defender_cap} must be positive and below target {self.target}"
-                " (only a made contract may reach the target)"
+                Msg("thousand.options.defender_cap", cap=self.defender_cap, target=self.target)
             )
         if self.rule_800 != "off" and not 0 < self.threshold_800 <= self.defender_cap:
             raise OptionsError(
-                f"threshold_800 {self.threshold_800} must lie between 0 and defender_cap {self.defender_cap}"
+                Msg("thousand.options.threshold_800", threshold=self.threshold_800, cap=self.defender_cap)
             )
         if self.barrel and not 0 < self.barrel_threshold < self.target:
             raise OptionsError(
-                f"barrel_threshold {self.barrel_threshold} must be positive and below target {self.target}"
+                Msg("thousand.options.barrel_threshold", threshold=self.barrel_threshold, target=self.target)
             )
         if self.barrel_deals is not None and self.barrel_deals < 1:
-            raise OptionsError(f"barrel_deals must be at least 1 or null (no limit), not {self.barrel_deals}")
+            raise OptionsError(Msg("thousand.options.barrel_deals", deals=self.barrel_deals))
         for name in ("barrel_fall", "bomb_points", "bolt_penalty"):
             if getattr(self, name) < 0:
-                raise OptionsError(f"{name} must not be negative, not {getattr(self, name)}")
+                raise OptionsError(Msg("thousand.options.negative", name=name, value=getattr(self, name)))
         if self.bombs_per_game is not None and self.bombs_per_game < 0:
-            raise OptionsError(f"bombs_per_game must be 0 or more or null, not {self.bombs_per_game}")
+            raise OptionsError(Msg("thousand.options.bombs_per_game", bombs=self.bombs_per_game))
         if self.min_bid <= 0 or self.min_bid % self.bid_step:
-            raise OptionsError(
-                f"min_bid {self.min_bid} must be a positive multiple of bid_step {self.bid_step}"
-            )
+            raise OptionsError(Msg("thousand.options.min_bid_step", bid=self.min_bid, step=self.bid_step))
         if self.min_bid > 120:
-            raise OptionsError(f"min_bid {self.min_bid} is above 120, the card points of a whole deck")
+            raise OptionsError(Msg("thousand.options.min_bid_high", bid=self.min_bid))
         if self.bolts is not None and self.bolts < 1:
-            raise OptionsError(f"bolts must be at least 1 or null (off), not {self.bolts}")
+            raise OptionsError(Msg("thousand.options.bolts", bolts=self.bolts))
         if self.barrel_fall_reset is not None:
             if not self.barrel:
-                raise OptionsError("barrel_fall_reset needs barrel=true (there is no barrel to fall from)")
+                raise OptionsError(Msg("thousand.options.fall_reset_barrel"))
             if self.barrel_fall_reset < 1:
-                raise OptionsError(
-                    f"barrel_fall_reset must be at least 1 or null, not {self.barrel_fall_reset}"
-                )
+                raise OptionsError(Msg("thousand.options.fall_reset", reset=self.barrel_fall_reset))
         self._refuse_unused()
         self._validate_game()
 
@@ -108,16 +104,18 @@ class ThousandOptions(Options):
         is off, changes nothing: a mistake the player wants to hear of."""
         barrel, line, bolts = self.barrel, self.rule_800 != "off", self.bolts is not None
         for name, needs, on in (
-            ("barrel_threshold", "barrel=true", barrel),
-            ("barrel_deals", "barrel=true", barrel),
-            ("barrel_fall", "barrel=true", barrel),
-            ("barrel_failed", "barrel=true", barrel),
-            ("threshold_800", "rule_800 'home' or 'tournament'", line),
-            ("bolt_penalty", "bolts set to a number", bolts),
+            ("barrel_threshold", N_("thousand.options.needs.barrel"), barrel),
+            ("barrel_deals", N_("thousand.options.needs.barrel"), barrel),
+            ("barrel_fall", N_("thousand.options.needs.barrel"), barrel),
+            ("barrel_failed", N_("thousand.options.needs.barrel"), barrel),
+            ("threshold_800", N_("thousand.options.needs.rule_800"), line),
+            ("bolt_penalty", N_("thousand.options.needs.bolts"), bolts),
         ):
             value = getattr(self, name)
             if not on and value != self.__dataclass_fields__[name].default:
-                raise OptionsError(f"{name}={value!r} has no effect without {needs}; set both or neither")
+                raise OptionsError(
+                    Msg("thousand.options.unused", name=name, value=repr(value), needs=Msg(needs))
+                )
 
     # --- the game (issue 4): fields added by the game engine below ---
     redeal_four_nines: bool = True  # G4: a hand with all four nines is dealt again
@@ -136,6 +134,6 @@ class ThousandOptions(Options):
     def _validate_game(self) -> None:
         """G4: redeal thresholds that would void most deals are refused."""
         if not 0 <= self.redeal_hand_under <= 20:
-            raise OptionsError(f"redeal_hand_under must be 0 (off) to 20, not {self.redeal_hand_under}")
+            raise OptionsError(Msg("thousand.options.redeal_hand", value=self.redeal_hand_under))
         if not 0 <= self.redeal_talon_under <= 10:
-            raise OptionsError(f"redeal_talon_under must be 0 (off) to 10, not {self.redeal_talon_under}")
+            raise OptionsError(Msg("thousand.options.redeal_talon", value=self.redeal_talon_under))

@@ -15,6 +15,7 @@ from typing import Any
 from koloda.cards import Suit
 from koloda.errors import IllegalActionError
 from koloda.game import Scope
+from koloda.i18n import N_, Msg
 from koloda.thousand import deal as D
 from koloda.thousand.actions import (
     ACE_MARRIAGE_VALUE,
@@ -404,13 +405,15 @@ class ThousandRules:
 
     # -- errors ----------------------------------------------------------------------------------------------
 
-    def _why(self, action: object) -> str:
+    def _why(self, action: object) -> Msg:
         """The reason an action is refused (the slow path only)."""
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-            return f"bad action {action!r}: Thousand actions are ids 0-{NUM_ACTIONS - 1}"
-        text = f"{ACTION_TEXTS[action]!r} (action {action})"
+            return Msg("thousand.notation.bad_id", action=repr(action), last=NUM_ACTIONS - 1)
+        return Msg("thousand.refused", action=ACTION_TEXTS[action], id=action, reason=self._why_id(action))
+
+    def _why_id(self, action: int) -> Msg:
         if self._phase == OVER:
-            return f"{text} is refused: the game is over"
+            return Msg("thousand.why.over")
         to_move = self._to_move
         assert to_move is not None
         phase = self._phase
@@ -421,29 +424,27 @@ class ThousandRules:
             action < PASS,
         )[phase]
         if not fits:
-            wanted = ("a bid or a pass", "a card to give", "a contract or a bomb", "a card to play")[phase]
-            return f"{text} is refused: seat {to_move} must now make {wanted} ({PHASES[phase]})"
+            return Msg("thousand.why.phase", seat=to_move, wanted=Msg(_WANTED[phase]), phase=PHASES[phase])
         hand = self._hands[to_move]
         step = self._options.bid_step
         if phase == GIVING:
             card, k = divmod(action - GIVE, 2)
             if not hand >> card & 1:
-                return f"{text} is refused: the declarer does not hold {ACTION_TEXTS[card]}"
-            return f"{text} is refused: opponent {k + 1} already has his card (rule G7)"
+                return Msg("thousand.why.gift_not_held", card=ACTION_TEXTS[card])
+            return Msg("thousand.why.gift_given", opponent=k + 1)
         if action == BOMB:
-            return f"{text} is refused: seat {to_move} has no bomb left in this game (rule G8)"
+            return Msg("thousand.why.no_bomb", seat=to_move)
         if phase in (BIDDING, CONTRACT):
             bid = action_bid(action)
             low = self._high_bid + step if phase == BIDDING else self._high_bid
             if bid < low:
-                return f"{text} is refused: the bid must be at least {low} (rule G5)"
+                return Msg("thousand.why.bid_low", low=low)
             if bid % step:
-                return f"{text} is refused: bids go in steps of {step} (rule G5)"
-            cap = self._cap(hand)
-            return f"{text} is refused: this hand may bid at most {cap} (rule G6, option bid_cap)"
-        return self._why_play(text, action, to_move, hand)
+                return Msg("thousand.why.bid_step", step=step)
+            return Msg("thousand.why.bid_cap", cap=self._cap(hand))
+        return self._why_play(action, to_move, hand)
 
-    def _why_play(self, text: str, action: int, seat: int, hand: int) -> str:
+    def _why_play(self, action: int, seat: int, hand: int) -> Msg:
         if action < MARRY:
             card = action
         elif action < ACES:
@@ -451,25 +452,34 @@ class ThousandRules:
         else:
             card = (action - ACES) * 6 + FACE_ACE
         if not hand >> card & 1:
-            return f"{text} is refused: seat {seat} does not hold {ACTION_TEXTS[card]}"
+            return Msg("thousand.why.not_held", seat=seat, card=ACTION_TEXTS[card])
         trick = self._trick
         if action >= MARRY:
             if trick:
-                return f"{text} is refused: a marriage is declared only when leading (rule G9)"
+                return Msg("thousand.why.marriage_lead")
             if action >= ACES:
                 if not self._options.ace_marriage:
-                    return f"{text} is refused: the ace marriage is off (option ace_marriage)"
+                    return Msg("thousand.why.ace_marriage_off")
                 if hand & ALL_ACES != ALL_ACES:
-                    return f"{text} is refused: the ace marriage needs all four aces in hand (rule G10)"
+                    return Msg("thousand.why.ace_marriage_aces")
             elif not hand >> (card // 6 * 6 + FACE_QUEEN) & 1 or not hand >> (card // 6 * 6 + FACE_KING) & 1:
-                return f"{text} is refused: seat {seat} does not hold both the king and the queen (rule G9)"
-            return f"{text} is refused: a marriage needs a trick taken first (rule G9, marriage_needs_trick)"
+                return Msg("thousand.why.marriage_pair", seat=seat)
+            return Msg("thousand.why.marriage_trick")
         if not trick:
-            return f"{text} is refused: a held marriage must be declared (rule G9, marriage_optional=false)"
+            return Msg("thousand.why.marriage_held")
         lead = trick[0] // 6
         if hand >> (lead * 6) & 63:
             if card // 6 != lead:
-                return f"{text} is refused: seat {seat} must follow suit {Suit(lead).symbol} (rule G11)"
+                return Msg("thousand.why.follow", seat=seat, suit=Suit(lead).symbol)
         elif self._trump >= 0 and hand >> (self._trump * 6) & 63 and card // 6 != self._trump:
-            return f"{text} is refused: seat {seat} has no {Suit(lead).symbol} and must trump (rule G11)"
-        return f"{text} is refused: seat {seat} must beat the trick when he can (rule G12, must_beat)"
+            return Msg("thousand.why.trump", seat=seat, suit=Suit(lead).symbol)
+        return Msg("thousand.why.beat", seat=seat)
+
+
+#: What each phase wants of the seat to move, for the refusal of an action of another phase.
+_WANTED = (
+    N_("thousand.wanted.bid"),
+    N_("thousand.wanted.gift"),
+    N_("thousand.wanted.contract"),
+    N_("thousand.wanted.card"),
+)

@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Literal
 
 from koloda.errors import KolodaError
-from koloda.i18n import Lang
+from koloda.i18n import N_, Lang, Msg, say
 from koloda.thousand.options import ThousandOptions
 
 Gender = Literal["f", "m"]
@@ -37,15 +37,7 @@ MINUS = "\u2212"  # the seed writes negative numbers with the minus sign, not a 
 
 
 class ScoringError(KolodaError):
-    """A deal result that cannot be scored (the book is left unchanged); ``ru`` is the Russian message."""
-
-    def __init__(self, message: str, ru: str | None = None) -> None:
-        super().__init__(message)
-        self.ru = ru if ru is not None else message
-
-    def text(self, lang: Lang) -> str:
-        """The message in the interface language."""
-        return self.ru if lang == "ru" else str(self)
+    """A deal result that cannot be scored (the book is left unchanged); ``text(lang)`` says why."""
 
 
 class Note(StrEnum):
@@ -127,16 +119,15 @@ class DealScore:
         name = names[deal.declarer]
         gender = genders[deal.declarer] if genders is not None else guess_gender(name)
         if deal.bomb:
-            return f"{name} {deal.bid} — {'бомба' if lang == 'ru' else 'bomb'}"
+            return say(lang, "thousand.scoring.bomb", name=name, bid=deal.bid)
         parts = [str(deal.points[deal.declarer])]
-        word = "марьяж" if lang == "ru" else "marriage"
-        parts += [f"{word} {value}" for value in deal.marriages_of(deal.declarer)]
-        if lang == "ru":
-            verb = "выполнил" if self.made else "не выполнил"
-            verb += "а" if gender == "f" else ""
-        else:
-            verb = "made" if self.made else "failed"
-        return f"{name} {deal.bid} — {verb} ({' + '.join(parts)})"
+        parts += [
+            say(lang, "thousand.scoring.marriage", value=value) for value in deal.marriages_of(deal.declarer)
+        ]
+        verb = say(lang, _VERBS[bool(self.made), gender])
+        return say(
+            lang, "thousand.scoring.explain", name=name, bid=deal.bid, verb=verb, parts=" + ".join(parts)
+        )
 
     def cell(self, seat: int, lang: Lang = "ru", options: ThousandOptions | None = None) -> str:
         """One player's cell: '+30 (25) → 30', the raw points shown where rounding or a rule changed them.
@@ -152,30 +143,36 @@ class DealScore:
         return text + "".join(f" [{mark}]" for mark in marks)
 
 
+#: The declarer's result in the game column, by (made, gender): Russian says 'выполнила' of a woman.
+_VERBS = {
+    (True, "m"): N_("thousand.scoring.made"),
+    (True, "f"): N_("thousand.scoring.made_f"),
+    (False, "m"): N_("thousand.scoring.failed"),
+    (False, "f"): N_("thousand.scoring.failed_f"),
+}
+
+
 def _marks(score: DealScore, seat: int, lang: Lang, options: ThousandOptions) -> list[str]:
-    ru = lang == "ru"
     notes = score.notes[seat]
     marks = []
     if Note.BARREL_FALL in notes:
-        marks.append("упал с бочки" if ru else "fell off the barrel")
+        marks.append(say(lang, "thousand.mark.barrel_fall"))
     if Note.BARREL_RESET in notes:
-        marks.append("три падения: 0" if ru else "falls: back to 0")
+        marks.append(say(lang, "thousand.mark.barrel_reset"))
     left = score.barrel[seat]
     if Note.BARREL in notes:
         if left is None:
-            marks.append("бочка" if ru else "barrel")
+            marks.append(say(lang, "thousand.mark.barrel"))
         else:
-            marks.append(f"бочка, осталось конов: {left}" if ru else f"barrel, deals left: {left}")
+            marks.append(say(lang, "thousand.mark.barrel_left", n=left))
     elif options.rule_800 != "off" and score.total[seat] >= options.threshold_800 and score.winner is None:
         marks.append(f"{options.threshold_800}+")
     if Note.BOLT in notes:
-        marks.append("болт" if ru else "bolt")
+        marks.append(say(lang, "thousand.mark.bolt"))
     if Note.BOLT_PENALTY in notes:
-        marks.append(
-            f"болты {signed(-options.bolt_penalty)}" if ru else f"bolts {signed(-options.bolt_penalty)}"
-        )
+        marks.append(say(lang, "thousand.mark.bolt_penalty", points=signed(-options.bolt_penalty)))
     if Note.DUMP in notes:
-        marks.append("самосвал" if ru else "dump")
+        marks.append(say(lang, "thousand.mark.dump"))
     return marks
 
 
@@ -191,8 +188,7 @@ def number(value: int) -> str:
 
 def default_names(players: int, lang: Lang = "ru") -> list[str]:
     """'Игрок 1', ... when no names are given."""
-    word = "Игрок" if lang == "ru" else "Player"
-    return [f"{word} {seat + 1}" for seat in range(players)]
+    return [say(lang, "thousand.player", number=seat + 1) for seat in range(players)]
 
 
 # Male names that end in -а/-я, the usual ending of female names (Russian diminutives mostly).
@@ -241,23 +237,14 @@ def marriage_values(options: ThousandOptions) -> tuple[int, ...]:
 def check_bid(options: ThousandOptions, bid: object) -> int:
     """S2: a bid is an int from ``min_bid`` up to what a declarer could take, in steps of ``bid_step``."""
     if type(bid) is not int:
-        raise ScoringError(f"bid must be a whole number, not {bid!r}", f"заказ — целое число, а не {bid!r}")
+        raise ScoringError(Msg("thousand.scoring.bid_type", bid=repr(bid)))
     if bid < options.min_bid:
-        raise ScoringError(
-            f"bid {bid} is below the lowest bid {options.min_bid}",
-            f"заказ {bid} меньше наименьшего ({options.min_bid})",
-        )
+        raise ScoringError(Msg("thousand.scoring.bid_low", bid=bid, low=options.min_bid))
     if bid % options.bid_step:
-        raise ScoringError(
-            f"bid {bid} is not a multiple of the bid step {options.bid_step}",
-            f"заказ {bid} не кратен шагу торговли {options.bid_step}",
-        )
+        raise ScoringError(Msg("thousand.scoring.bid_step", bid=bid, step=options.bid_step))
     top = DECK_POINTS + sum(marriage_values(options))
     if bid > top:
-        raise ScoringError(
-            f"bid {bid} is more than a declarer can take ({top}: all cards and marriages)",
-            f"заказ {bid} больше, чем можно набрать ({top}: все карты и марьяжи)",
-        )
+        raise ScoringError(Msg("thousand.scoring.bid_high", bid=bid, top=top))
     return bid
 
 
@@ -269,7 +256,7 @@ class ScoreBook:
     ) -> None:
         """``start``: totals carried over (a game moved from paper); a total at the barrel sits on it."""
         if type(players) is not int or not 2 <= players <= 4:
-            raise ScoringError(f"Thousand is scored for 2 to 4 players, not {players!r}")
+            raise ScoringError(Msg("thousand.scoring.players", players=repr(players)))
         self.options = options if options is not None else ThousandOptions()
         self.players = players
         self._states: list[tuple[SeatState, ...]] = [_start_states(self.options, players, start)]
@@ -327,7 +314,7 @@ class ScoreBook:
     def undo(self) -> DealScore:
         """Take back the last deal and return it."""
         if not self._deals:
-            raise ScoringError("there is no deal to undo")
+            raise ScoringError(Msg("thousand.scoring.no_undo"))
         self._states.pop()
         return self._deals.pop()
 
@@ -354,13 +341,11 @@ def _start_states(
 ) -> tuple[SeatState, ...]:
     totals = tuple(start) if start is not None else (0,) * players
     if len(totals) != players or any(type(total) is not int for total in totals):
-        raise ScoringError(f"start must give a whole number for each of the {players} players: {start}")
+        raise ScoringError(Msg("thousand.scoring.start", players=players, start=str(start)))
     top = options.barrel_threshold if options.barrel else options.target - 1
     for total in totals:
         if total > top:
-            raise ScoringError(
-                f"a starting total of {total} is above {top}, where no game in progress can be"
-            )
+            raise ScoringError(Msg("thousand.scoring.start_high", total=total, top=top))
     return tuple(
         SeatState(total=total, barrel=0 if options.barrel and total == options.barrel_threshold else None)
         for total in totals
@@ -369,66 +354,59 @@ def _start_states(
 
 def _check_deal(book: ScoreBook, deal: DealInput) -> None:
     if not isinstance(deal, DealInput):
-        raise ScoringError(f"a deal must be a DealInput, not {type(deal).__name__}")
+        raise ScoringError(Msg("thousand.scoring.deal_type", type=type(deal).__name__))
     options, players = book.options, book.players
     if book.winner is not None:
-        raise ScoringError(f"the game is over: seat {book.winner} has won; no more deals")
+        raise ScoringError(Msg("thousand.scoring.over", seat=book.winner))
     seats = range(players)
     if type(deal.declarer) is not int or deal.declarer not in seats:
-        raise ScoringError(f"declarer {deal.declarer!r} is not a seat of 0..{players - 1}")
+        raise ScoringError(Msg("thousand.scoring.declarer", declarer=repr(deal.declarer), last=players - 1))
     if players == 4:
         if type(deal.sitting) is not int or deal.sitting not in seats:
-            raise ScoringError(
-                f"with 4 players the sitting dealer must be a seat of 0..3, not {deal.sitting!r}"
-            )
+            raise ScoringError(Msg("thousand.scoring.sitting_seat", sitting=repr(deal.sitting)))
         if deal.sitting == deal.declarer:
-            raise ScoringError(f"seat {deal.sitting} cannot both sit out and declare")
+            raise ScoringError(Msg("thousand.scoring.sitting_declares", seat=deal.sitting))
     elif deal.sitting is not None:
-        raise ScoringError(
-            f"only 4 players have a sitting dealer; {players} players got sitting={deal.sitting}"
-        )
+        raise ScoringError(Msg("thousand.scoring.sitting_only_4", players=players, sitting=deal.sitting))
     check_bid(options, deal.bid)
     if type(deal.bomb) is not bool:
-        raise ScoringError(f"bomb must be true or false, not {deal.bomb!r}")
+        raise ScoringError(Msg("thousand.scoring.bomb_type", bomb=repr(deal.bomb)))
     if deal.bomb:
         if deal.points or any(deal.marriages):
-            raise ScoringError("a bomb has no card points or marriages: the deal is not played")
+            raise ScoringError(Msg("thousand.scoring.bomb_played"))
         if not book.bomb_allowed(deal.declarer):
             raise ScoringError(
-                f"seat {deal.declarer} has used the bombs allowed per game ({options.bombs_per_game})"
+                Msg("thousand.scoring.bombs_used", seat=deal.declarer, allowed=options.bombs_per_game)
             )
         return
     if len(deal.points) != players or any(type(p) is not int for p in deal.points):
-        raise ScoringError(
-            f"points must give a whole number for each of the {players} players: {deal.points}"
-        )
+        raise ScoringError(Msg("thousand.scoring.points", players=players, points=str(deal.points)))
     if any(p < 0 for p in deal.points):
-        raise ScoringError(
-            f"card points cannot be negative: {deal.points}",
-            f"очки за карты не бывают меньше нуля: {deal.points}",
-        )
+        raise ScoringError(Msg("thousand.scoring.negative", points=str(deal.points)))
     played = sum(p for seat, p in enumerate(deal.points) if seat != deal.sitting)
     if played != DECK_POINTS:
         raise ScoringError(
-            f"card points add up to {played}, not {DECK_POINTS}: {deal.points}",
-            f"очки за карты в сумме {played}, а не {DECK_POINTS}: {deal.points}",
+            Msg("thousand.scoring.sum", played=played, deck=DECK_POINTS, points=str(deal.points))
         )
     if deal.marriages and len(deal.marriages) != players:
-        raise ScoringError(f"marriages must list each of the {players} players (or none): {deal.marriages}")
+        raise ScoringError(Msg("thousand.scoring.marriages", players=players, marriages=str(deal.marriages)))
     allowed = marriage_values(options)
     seen: set[int] = set()
     for seat in seats:
         values = deal.marriages_of(seat)
         if values and seat == deal.sitting:
-            raise ScoringError(f"seat {seat} sat out and cannot declare a marriage")
+            raise ScoringError(Msg("thousand.scoring.sitting_marriage", seat=seat))
         for value in values:
             if type(value) is not int or value not in allowed:
-                raise ScoringError(f"{value!r} is not a marriage value ({', '.join(map(str, allowed))})")
-            if value in seen:
                 raise ScoringError(
-                    f"the marriage {value} is declared twice in one deal (there is one of each)",
-                    f"марьяж {value} объявлен в одном коне дважды (он в колоде один)",
+                    Msg(
+                        "thousand.scoring.marriage_value",
+                        value=repr(value),
+                        allowed=", ".join(map(str, allowed)),
+                    )
                 )
+            if value in seen:
+                raise ScoringError(Msg("thousand.scoring.marriage_twice", value=value))
             seen.add(value)
 
 

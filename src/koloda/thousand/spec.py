@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from koloda.bots import thousand as bots
 from koloda.bots.base import Bot, BotSpec
 from koloda.game import GameRecord, GameSpec, GameState, Scope
-from koloda.i18n import Lang
+from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
 from koloda.thousand import cli
 from koloda.thousand.actions import NUM_ACTIONS, action_text, parse_action
@@ -35,7 +35,7 @@ class ThousandSpec(GameSpec):
     """The card game Thousand (docs/rules/thousand.md, Part II) and its score sheet (Part I)."""
 
     name = "thousand"
-    titles: ClassVar[Mapping[Lang, str]] = {"ru": "Тысяча", "en": "Thousand"}
+    titles: ClassVar[Mapping[Lang, str]] = {lang: say(lang, "thousand.title") for lang in LANGS}
     player_counts = (3, 4)
     default_players = 3
     options_class = ThousandOptions

@@ -25,6 +25,7 @@ from typing import Any, Self
 from koloda.cards import Card, Suit
 from koloda.errors import KolodaError, OptionsError, RecordError
 from koloda.game import GameRecord, Scope, replay_actions
+from koloda.i18n import Msg
 from koloda.thousand import deal as D
 from koloda.thousand.actions import (
     ACE_MARRIAGE_VALUE,
@@ -59,10 +60,7 @@ class ThousandState(ThousandRules):
         """A game at the start of its first deal: shuffled from ``seed``, or the explicit ``deal`` (parsed by
         :func:`koloda.thousand.deal.parse_deal`: hands and talon as bitmasks)."""
         if type(players) is not int or players not in (3, 4):
-            raise OptionsError(
-                f"Thousand is played by 3 players, or 4 with the dealer sitting out; not {players!r}",
-                field="players",
-            )
+            raise OptionsError(Msg("thousand.options.players", players=repr(players)), field="players")
         if scope not in ("deal", "match"):
             raise RecordError(f"bad scope {scope!r}: expected 'deal' or 'match'")
         self._options = options

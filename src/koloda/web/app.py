@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -18,12 +20,12 @@ from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from koloda import registry
+from koloda import i18n, registry
 from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.i18n import LANGS
@@ -79,10 +81,27 @@ async def _refused(request: Request, exc: Exception) -> Response:
             exc = refusals.refuse(key, method=request.method, path=path)
         else:
             status = exc.status_code
-            exc = refusals.refuse("bad_request", reason=exc.detail, reason_ru=exc.detail)
+            exc = refusals.refuse("bad_request", reason=exc.detail)
             exc.status = status
     assert isinstance(exc, KolodaError)
     return JSONResponse(refusals.body(exc), status_code=exc.status, headers=headers)
+
+
+WORDS_MARK = "<!--koloda-words-->"
+
+
+def page_html(name: str) -> str:
+    """A page of ``static/`` with the words of both languages embedded where it marks them, from the
+    translation catalog (koloda.i18n.words): the page's scripts read them, and hold no word themselves.
+
+    >>> html = page_html("index.html")
+    >>> '"web.newTable": "Новый стол"' in html and '"web.newTable": "New table"' in html
+    True
+    """
+    words = json.dumps({lang: i18n.words(lang) for lang in LANGS}, ensure_ascii=False, sort_keys=True)
+    safe = words.replace("</", "<\\/")  # no word can close the script element
+    script = f'<script id="koloda-words" type="application/json">{safe}</script>'
+    return (STATIC / name).read_text(encoding="utf-8").replace(WORDS_MARK, script)
 
 
 def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.0) -> Starlette:
@@ -105,8 +124,14 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
             hub.close()
 
     def page(name: str) -> Any:
+        html = page_html(name).encode()
+        etag = '"' + hashlib.sha256(html).hexdigest()[:32] + '"'
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}  # kept, and asked again with If-None-Match
+
         async def handler(request: Request) -> Response:
-            return FileResponse(STATIC / name, media_type="text/html")
+            if request.headers.get("if-none-match") == etag:
+                return Response(status_code=304, headers=headers)
+            return Response(html, media_type="text/html; charset=utf-8", headers=headers)
 
         return handler
 

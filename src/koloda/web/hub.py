@@ -22,6 +22,7 @@ from koloda import registry
 from koloda.bots.base import Fault, RandomBot
 from koloda.errors import IllegalActionError, KolodaError
 from koloda.game import GameRecord, GameSpec, GameState
+from koloda.i18n import LANGS
 from koloda.store import SeatRecord, Store, TableRecord
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
@@ -92,6 +93,7 @@ class Room:
             "v": self.version,
             "seat": seat,
             "table": self.info(),
+            "title": {lang: self.game.titles[lang] for lang in LANGS},  # the game's name for people
             "view": view,
             "scores": self.scores(view),
             "returns": self.state.returns() if self.state.is_over() else None,

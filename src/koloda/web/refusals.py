@@ -1,12 +1,12 @@
 """Every refusal of the web app: its machine code, HTTP status, kind in koloda's error family, and its
 message in English and Russian.
 
-All the web's texts for people are here, in two tables the translation catalog can take over as they
-are: :data:`TEXTS` (one entry per reason the web refuses something, each naming its code) and
-:data:`REASONS` (why a request or message failed its schema, one entry per kind of mistake). A refusal is
-an instance of one of the family's kinds (:class:`koloda.errors.RequestError`, ``NotFoundError``,
-``IllegalActionError``, ``NotationError``, ``OptionsError``, ``RecordError``) with the code, status
-and Russian message of its entry:
+The words are the translation catalog's (koloda.i18n): ``refusal.<key>`` for each reason the web
+refuses something (:data:`TEXTS` names its code, kind and status), ``refusal.reason.<kind>`` for why a
+request or message failed its schema (:data:`REASONS`). A refusal is an instance of one of the family's
+kinds (:class:`koloda.errors.RequestError`, ``NotFoundError``, ``IllegalActionError``, ``NotationError``,
+``OptionsError``, ``RecordError``) with the code and status of its entry and a message in both languages;
+an engine's error it wraps is said in Russian too where the engine's message has a translation:
 
 >>> err = refuse("stale", current=5, yours=3)
 >>> isinstance(err, IllegalActionError), err.code, err.status
@@ -31,7 +31,6 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from koloda.banki import RefereeError
 from koloda.errors import (
     IllegalActionError,
     KolodaError,
@@ -41,309 +40,177 @@ from koloda.errors import (
     RecordError,
     RequestError,
 )
-from koloda.thousand.scoring import ScoringError
+from koloda.i18n import N_, Msg, say
 
 
 @dataclass(frozen=True)
 class Text:
-    """One reason to refuse: the code programs read, the family kind, the HTTP status, both messages
-    (``str.format`` templates; ``{detail}`` is the English text of the error being wrapped)."""
+    """One reason to refuse: the code programs read, the family kind, the HTTP status; its words are the
+    catalog's ``refusal.<key>``. A ``passthrough`` refusal says an engine's error as it is (its English
+    template is ``{detail}``): in Russian, the engine's own Russian, or a Russian wrapper around the English
+    where the engine's message has no translation."""
 
     code: str
     kind: type[KolodaError]
     status: int
-    en: str
-    ru: str
+    passthrough: bool = False
 
 
-#: Every reason the web refuses a request or a message, by key (mostly the code itself).
+#: Every reason the web refuses a request or a message, by key (mostly the code itself); the words of
+#: ``key`` are the catalog's ``refusal.<key>``.
 TEXTS: dict[str, Text] = {
     # the request or message as a whole
-    "bad_json": Text(
-        "bad_json", RequestError, 400, "not valid JSON: {detail}", "не читается как JSON: {detail}"
-    ),
-    "too_large": Text(
-        "too_large",
-        RequestError,
-        413,
-        "the body is larger than {limit} bytes",
-        "тело запроса больше {limit} байт",
-    ),
-    "bad_request": Text("bad_request", RequestError, 400, "{reason}", "{reason_ru}"),
-    "bad_message": Text("bad_message", RequestError, 400, "{reason}", "{reason_ru}"),
+    "bad_json": Text("bad_json", RequestError, 400),
+    "too_large": Text("too_large", RequestError, 413),
+    "bad_request": Text("bad_request", RequestError, 400),
+    "bad_message": Text("bad_message", RequestError, 400),
     # a schema mistake under a key whose refusals have their own code
-    "options_shape": Text("bad_options", OptionsError, 400, "{reason}", "{reason_ru}"),
-    "event_shape": Text("bad_event", NotationError, 400, "{reason}", "{reason_ru}"),
-    "token_shape": Text("bad_token", RequestError, 403, "{reason}", "{reason_ru}"),
-    "message_too_long": Text(
-        "bad_message",
-        RequestError,
-        400,
-        "a message may be at most {limit} bytes",
-        "сообщение длиннее {limit} байт",
-    ),
-    "first_hello": Text(
-        "bad_message",
-        RequestError,
-        400,
-        'the first message must be {{"type": "hello", "token": ..., "v": ...}}',
-        'первое сообщение должно быть {{"type": "hello", "token": ..., "v": ...}}',
-    ),
-    "hello_again": Text(
-        "bad_message",
-        RequestError,
-        400,
-        "a connection says hello once; then: act, sync, ping",
-        "hello посылают один раз; дальше: act, sync, ping",
-    ),
-    "not_found": Text("not_found", NotFoundError, 404, "nothing at {path}", "по адресу {path} ничего нет"),
-    "method_not_allowed": Text(
-        "method_not_allowed",
-        RequestError,
-        405,
-        "{method} is not accepted at {path}",
-        "{path} не принимает {method}",
-    ),
+    "options_shape": Text("bad_options", OptionsError, 400),
+    "event_shape": Text("bad_event", NotationError, 400),
+    "token_shape": Text("bad_token", RequestError, 403),
+    "message_too_long": Text("bad_message", RequestError, 400),
+    "first_hello": Text("bad_message", RequestError, 400),
+    "hello_again": Text("bad_message", RequestError, 400),
+    "not_found": Text("not_found", NotFoundError, 404),
+    "method_not_allowed": Text("method_not_allowed", RequestError, 405),
     # ids
-    "unknown_table": Text("unknown_table", NotFoundError, 404, "no table {id}", "нет стола {id}"),
-    "unknown_sheet": Text("unknown_sheet", NotFoundError, 404, "no score sheet {id}", "нет записи {id}"),
-    "unknown_game": Text("unknown_game", NotFoundError, 404, "no banki game {id}", "нет игры в банки {id}"),
-    "bad_token": Text(
-        "bad_token",
-        RequestError,
-        403,
-        "that link is not a seat of table {id}",
-        "эта ссылка — не место за столом {id}",
-    ),
+    "unknown_table": Text("unknown_table", NotFoundError, 404),
+    "unknown_sheet": Text("unknown_sheet", NotFoundError, 404),
+    "unknown_game": Text("unknown_game", NotFoundError, 404),
+    "bad_token": Text("bad_token", RequestError, 403),
     # seats
-    "bad_seat": Text(
-        "bad_seat",
-        RequestError,
-        400,
-        "table {id} has seats 0-{last}, not {seat}",
-        "за столом {id} места 0–{last}, а не {seat}",
-    ),
-    "seat_taken": Text(
-        "seat_taken",
-        IllegalActionError,
-        409,
-        "seat {number} of table {id} is not free",
-        "место {number} за столом {id} занято",
-    ),
+    "bad_seat": Text("bad_seat", RequestError, 400),
+    "seat_taken": Text("seat_taken", IllegalActionError, 409),
     # play
-    "spectator": Text(
-        "spectator",
-        RequestError,
-        403,
-        "spectators watch; only a seat's link can play",
-        "зрители только смотрят; ходят по ссылке места",
-    ),
-    "game_over": Text(
-        "game_over",
-        IllegalActionError,
-        409,
-        "the game is over; no action may follow",
-        "партия окончена; ходов больше нет",
-    ),
-    "stale": Text(
-        "stale",
-        IllegalActionError,
-        409,
-        "the table has moved on: version {current}, yours {yours}; here it is now",
-        "стол уже изменился: версия {current}, у вас {yours}; вот как он сейчас",
-    ),
-    "not_your_turn": Text(
-        "not_your_turn",
-        IllegalActionError,
-        409,
-        "it is not your turn: seat {seat} moves",
-        "сейчас не ваш ход: ходит место {seat}",
-    ),
-    "illegal_id": Text(
-        "illegal",
-        IllegalActionError,
-        409,
-        "action {action} is not legal now",
-        "ход {action} сейчас невозможен",
-    ),
-    "illegal": Text("illegal", IllegalActionError, 409, "{detail}", "ход не принят: {detail}"),
-    "bad_action": Text("bad_action", NotationError, 400, "{detail}", "ход не понят: {detail}"),
+    "spectator": Text("spectator", RequestError, 403),
+    "game_over": Text("game_over", IllegalActionError, 409),
+    "stale": Text("stale", IllegalActionError, 409),
+    "not_your_turn": Text("not_your_turn", IllegalActionError, 409),
+    "illegal_id": Text("illegal", IllegalActionError, 409),
+    "illegal": Text("illegal", IllegalActionError, 409, passthrough=True),
+    "bad_action": Text("bad_action", NotationError, 400, passthrough=True),
     # options, players, names
-    "bad_options": Text("bad_options", OptionsError, 400, "{detail}", "правила заданы неверно: {detail}"),
-    "bad_players": Text("bad_request", RequestError, 400, "{detail}", "игроки заданы неверно: {detail}"),
-    "bad_names": Text("bad_request", RequestError, 400, "{detail}", "имена заданы неверно: {detail}"),
+    "bad_options": Text("bad_options", OptionsError, 400, passthrough=True),
+    "bad_players": Text("bad_request", RequestError, 400, passthrough=True),
+    "bad_names": Text("bad_request", RequestError, 400, passthrough=True),
     # score sheets
-    "bad_deal": Text("bad_deal", RecordError, 400, "{detail}", "кон не записан: {detail}"),
-    "unreadable_deal": Text(
-        "bad_deal",
-        RecordError,
-        400,
-        "the deal line cannot be read: {detail}",
-        "запись кона не читается: {detail}",
-    ),
-    "no_deal_to_undo": Text(
-        "nothing_to_undo",
-        IllegalActionError,
-        409,
-        "the sheet has no deal to take back",
-        "в записи нет кона, который можно отменить",
-    ),
-    "bad_format": Text(
-        "bad_format",
-        RequestError,
-        400,
-        "unknown export format {format}; formats: {formats}",
-        "неизвестный формат {format}; форматы: {formats}",
-    ),
+    "bad_deal": Text("bad_deal", RecordError, 400, passthrough=True),
+    "unreadable_deal": Text("bad_deal", RecordError, 400),
+    "no_deal_to_undo": Text("nothing_to_undo", IllegalActionError, 409),
+    "bad_format": Text("bad_format", RequestError, 400),
     # banki
-    "bad_event": Text("bad_event", NotationError, 400, "{detail}", "событие не принято: {detail}"),
-    "no_event_to_undo": Text(
-        "nothing_to_undo", IllegalActionError, 409, "no event to take back", "нечего отменять"
-    ),
+    "bad_event": Text("bad_event", NotationError, 400, passthrough=True),
+    "no_event_to_undo": Text("nothing_to_undo", IllegalActionError, 409),
     # the server's own fault: a stored table that no longer replays
-    "bad_record": Text(
-        "bad_record",
-        RecordError,
-        500,
-        "table {id} does not replay: {detail}",
-        "стол {id} не восстанавливается из записи: {detail}",
-    ),
+    "bad_record": Text("bad_record", RecordError, 500),
 }
 
-#: The Russian wrapper of an error of the family that reaches the web unwrapped, by its code.
-FAMILY_RU: dict[str, str] = {
-    "bad_notation": "запись не понята: {detail}",
-    "illegal_action": "ход не принят: {detail}",
-    "bad_options": "правила заданы неверно: {detail}",
-    "bad_record": "запись не читается: {detail}",
-    "bad_request": "неверный запрос: {detail}",
-    "not_found": "не найдено: {detail}",
+#: The catalog key of every refusal's words.
+WORDS: dict[str, str] = {
+    "bad_json": N_("refusal.bad_json"),
+    "too_large": N_("refusal.too_large"),
+    "bad_request": N_("refusal.bad_request"),
+    "bad_message": N_("refusal.bad_message"),
+    "options_shape": N_("refusal.options_shape"),
+    "event_shape": N_("refusal.event_shape"),
+    "token_shape": N_("refusal.token_shape"),
+    "message_too_long": N_("refusal.message_too_long"),
+    "first_hello": N_("refusal.first_hello"),
+    "hello_again": N_("refusal.hello_again"),
+    "not_found": N_("refusal.not_found"),
+    "method_not_allowed": N_("refusal.method_not_allowed"),
+    "unknown_table": N_("refusal.unknown_table"),
+    "unknown_sheet": N_("refusal.unknown_sheet"),
+    "unknown_game": N_("refusal.unknown_game"),
+    "bad_token": N_("refusal.bad_token"),
+    "bad_seat": N_("refusal.bad_seat"),
+    "seat_taken": N_("refusal.seat_taken"),
+    "spectator": N_("refusal.spectator"),
+    "game_over": N_("refusal.game_over"),
+    "stale": N_("refusal.stale"),
+    "not_your_turn": N_("refusal.not_your_turn"),
+    "illegal_id": N_("refusal.illegal_id"),
+    "illegal": N_("refusal.illegal"),
+    "bad_action": N_("refusal.bad_action"),
+    "bad_options": N_("refusal.bad_options"),
+    "bad_players": N_("refusal.bad_players"),
+    "bad_names": N_("refusal.bad_names"),
+    "bad_deal": N_("refusal.bad_deal"),
+    "unreadable_deal": N_("refusal.unreadable_deal"),
+    "no_deal_to_undo": N_("refusal.no_deal_to_undo"),
+    "bad_format": N_("refusal.bad_format"),
+    "bad_event": N_("refusal.bad_event"),
+    "no_event_to_undo": N_("refusal.no_event_to_undo"),
+    "bad_record": N_("refusal.bad_record"),
 }
 
-#: Why a body, query or message failed its schema: pydantic's error type (or one of ours) to the
-#: English and Russian reason. ``{field}`` is the dotted path of the bad key, ``{input}`` the value sent.
-REASONS: dict[str, tuple[str, str]] = {
-    "missing": ("{field} is missing", "не хватает {field}"),
-    "extra_forbidden": (
-        "unknown key {key}; known keys: {known}",
-        "неизвестный ключ {key}; известные ключи: {known}",
-    ),
-    "extra_forbidden_in": (
-        "unknown key {key} at {field}; known keys there: {known}",
-        "неизвестный ключ {key} ({field}); известные там ключи: {known}",
-    ),
-    "extra_forbidden_none": (
-        "unknown key {key}: nothing is taken here",
-        "неизвестный ключ {key}: здесь ничего не принимается",
-    ),
-    "int_type": (
-        "{field} must be a whole number, not {input}",
-        "{field} должно быть целым числом, а не {input}",
-    ),
-    "string_type": ("{field} must be text, not {input}", "{field} должно быть строкой, а не {input}"),
-    "bool_type": (
-        "{field} must be true or false, not {input}",
-        "{field} должно быть true или false, а не {input}",
-    ),
-    "dict_type": (
-        "{field} must be a JSON object, not {input}",
-        "{field} должно быть JSON-объектом, а не {input}",
-    ),
-    "model_type": (
-        "{field} must be a JSON object, not {input}",
-        "{field} должно быть JSON-объектом, а не {input}",
-    ),
-    "model_attributes_type": (
-        "{field} must be a JSON object, not {input}",
-        "{field} должно быть JSON-объектом, а не {input}",
-    ),
-    "list_type": ("{field} must be a list, not {input}", "{field} должно быть списком, а не {input}"),
-    "too_short": (
-        "{field} must have at least {min_length} items, not {actual_length}",
-        "в {field} должно быть не меньше {min_length} элементов, а не {actual_length}",
-    ),
-    "too_long": (
-        "{field} may have at most {max_length} items",
-        "в {field} может быть не больше {max_length} элементов",
-    ),
-    "string_too_short": (
-        "{field} must be at least {min_length} characters long",
-        "{field} должно быть не короче {min_length} символов",
-    ),
-    "string_too_long": (
-        "{field} may be at most {max_length} characters long",
-        "{field} может быть не длиннее {max_length} символов",
-    ),
-    "string_pattern_mismatch": (
-        "{field} is not of the expected form: {input}",
-        "{field} не в том виде: {input}",
-    ),
-    "greater_than_equal": (
-        "{field} must be at least {ge}, not {input}",
-        "{field} должно быть не меньше {ge}, а не {input}",
-    ),
-    "less_than_equal": (
-        "{field} must be at most {le}, not {input}",
-        "{field} должно быть не больше {le}, а не {input}",
-    ),
-    "union_tag_invalid": (
-        "unknown message type {tag}; types: {expected_tags}",
-        "неизвестный тип сообщения {tag}; типы: {expected_tags}",
-    ),
-    "union_tag_not_found": (
-        'a message is a JSON object with a "type"',
-        'сообщение — JSON-объект с полем "type"',
-    ),
-    "literal_error": (
-        "{field} must be {expected}, not {input}",
-        "{field} должно быть {expected}, а не {input}",
-    ),
-    # ours (koloda.web.schemas)
-    "choice": ("{field} must be one of {choices}, not {input}", "{field} — одно из: {choices}; а не {input}"),
-    "name": (
-        "{field}: a name must be 1-{max} characters without control characters, not {input}",
-        "{field}: имя — от 1 до {max} символов без управляющих, а не {input}",
-    ),
-    "game": (
-        "{field}: unknown game {input}; games: {choices}",
-        "{field}: неизвестная игра {input}; игры: {choices}",
-    ),
-    "players_range": (
-        "{field} must be {counts} for {game}, not {input}",
-        "{field}: в {game} играют {counts}, а не {input}",
-    ),
-    "seat_count": (
-        "{field} must be a list of {players} seats, not {count}",
-        "{field}: нужен список из {players} мест, а не {count}",
-    ),
-    "action": (
-        "{field} must be an action's id (a whole number) or its notation (text), not {input}",
-        "{field} — номер хода (целое число) или его запись (строка), а не {input}",
-    ),
-    "event": (
-        "{field} must be a line of 1-{max} characters like 'hit Аня', not {input}",
-        "{field} — строка от 1 до {max} символов вроде 'hit Аня', а не {input}",
-    ),
-    "repeated": ("{key} is given more than once", "{key} указано больше одного раза"),
-    "other": ("{field}: {message}", "{field}: неверное значение ({message})"),
+#: The Russian wrapper of an error of the family that reaches the web unwrapped and untranslated, by its
+#: code (its English is the error's message as it is).
+FAMILY: dict[str, str] = {
+    "bad_notation": N_("refusal.family.bad_notation"),
+    "illegal_action": N_("refusal.family.illegal_action"),
+    "bad_options": N_("refusal.family.bad_options"),
+    "bad_record": N_("refusal.family.bad_record"),
+    "bad_request": N_("refusal.family.bad_request"),
+    "not_found": N_("refusal.family.not_found"),
 }
 
-#: What ``{field}`` says when the whole body or message is wrong.
+_FAMILY_OTHER = N_("refusal.family.error")
+
+#: Why a body, query or message failed its schema: pydantic's error type (or one of ours) to the catalog
+#: key of the reason. ``{field}`` is the dotted path of the bad key, ``{input}`` the value sent.
+REASONS: dict[str, str] = {
+    "missing": N_("refusal.reason.missing"),
+    "extra_forbidden": N_("refusal.reason.extra_forbidden"),
+    "extra_forbidden_in": N_("refusal.reason.extra_forbidden_in"),
+    "extra_forbidden_none": N_("refusal.reason.extra_forbidden_none"),
+    "int_type": N_("refusal.reason.int_type"),
+    "string_type": N_("refusal.reason.string_type"),
+    "bool_type": N_("refusal.reason.bool_type"),
+    "dict_type": N_("refusal.reason.dict_type"),
+    "model_type": N_("refusal.reason.model_type"),
+    "model_attributes_type": N_("refusal.reason.model_attributes_type"),
+    "list_type": N_("refusal.reason.list_type"),
+    "too_short": N_("refusal.reason.too_short"),
+    "too_long": N_("refusal.reason.too_long"),
+    "string_too_short": N_("refusal.reason.string_too_short"),
+    "string_too_long": N_("refusal.reason.string_too_long"),
+    "string_pattern_mismatch": N_("refusal.reason.string_pattern_mismatch"),
+    "greater_than_equal": N_("refusal.reason.greater_than_equal"),
+    "less_than_equal": N_("refusal.reason.less_than_equal"),
+    "union_tag_invalid": N_("refusal.reason.union_tag_invalid"),
+    "union_tag_not_found": N_("refusal.reason.union_tag_not_found"),
+    "literal_error": N_("refusal.reason.literal_error"),
+    "choice": N_("refusal.reason.choice"),
+    "name": N_("refusal.reason.name"),
+    "game": N_("refusal.reason.game"),
+    "players_range": N_("refusal.reason.players_range"),
+    "seat_count": N_("refusal.reason.seat_count"),
+    "action": N_("refusal.reason.action"),
+    "event": N_("refusal.reason.event"),
+    "repeated": N_("refusal.reason.repeated"),
+    "other": N_("refusal.reason.other"),
+}
+
+#: What ``{field}`` says when the whole body, query or message is wrong.
 WHOLE = {
-    "body": ("the body", "тело запроса"),
-    "message": ("the message", "сообщение"),
-    "query": ("the query", "запрос"),
+    "body": N_("refusal.whole.body"),
+    "message": N_("refusal.whole.message"),
+    "query": N_("refusal.whole.query"),
 }
 
 
 class Refusal(KolodaError):
     """A refusal of the web: a member of the error family with its code, status and Russian message."""
 
-    def __init__(self, text: Text, en: str, ru: str, field: str | None) -> None:
-        super().__init__(en, field=field)
+    def __init__(self, text: Text, message: Msg, field: str | None) -> None:
+        super().__init__(message, field=field)
         self.code = text.code
         self.status = text.status
-        self.message_ru = ru
+
+    @property
+    def message_ru(self) -> str:
+        return self.text("ru")
 
 
 class RequestRefusal(Refusal, RequestError):
@@ -381,9 +248,9 @@ _CLASSES: dict[type[KolodaError], type[Refusal]] = {
 
 
 def refuse(key: str, *, field: str | None = None, **params: object) -> Refusal:
-    """The refusal ``TEXTS[key]``, its templates filled from ``params``."""
+    """The refusal ``TEXTS[key]``, its words filled from ``params``."""
     text = TEXTS[key]
-    return _CLASSES[text.kind](text, text.en.format(**params), text.ru.format(**params), field)
+    return _CLASSES[text.kind](text, Msg(WORDS[key], **params), field)
 
 
 def mistake(
@@ -391,47 +258,30 @@ def mistake(
 ) -> Refusal:
     """The refusal ``TEXTS[refusal]`` (bad_request, bad_message, ...) about ``field`` (None: the whole
     body, query or message) for the reason ``REASONS[reason]``."""
-    en, ru = REASONS[reason]
-    whole_en, whole_ru = WHOLE[whole]
-    return refuse(
-        refusal,
-        field=field,
-        reason=en.format(field=whole_en if field is None else field, **params),
-        reason_ru=ru.format(field=whole_ru if field is None else field, **params),
-    )
+    named = Msg(WHOLE[whole]) if field is None else field
+    return refuse(refusal, field=field, reason=Msg(REASONS[reason], field=named, **params))
 
 
 def wrap(key: str, exc: KolodaError, *, field: str | None = None, **params: object) -> Refusal:
     """An engine's error (options, an illegal action, a deal the scorer refuses) as the refusal
-    ``TEXTS[key]``: the English detail is the engine's message; the Russian is the engine's own where it
-    has one, else the entry's wrapper around the English. ``exc.field`` is appended to ``field``."""
-    detail = str(exc)
+    ``TEXTS[key]``: its words say the engine's message as ``{detail}``, in each language where the engine's
+    message has a translation; a passthrough refusal of a translated error is the engine's message itself.
+    ``exc.field`` is appended to ``field``."""
     text = TEXTS[key]
-    own_ru = _engine_ru(exc)
-    ru = own_ru if own_ru is not None else text.ru.format(detail=detail, **params)
     kind = next((k for k in _CLASSES if isinstance(exc, k)), None)
     cls = _CLASSES[kind] if kind is not None else _CLASSES[text.kind]
     path = ".".join(part for part in (field, exc.field) if part) or None
-    return cls(text, text.en.format(detail=detail, **params), ru, path)
-
-
-def _engine_ru(exc: KolodaError) -> str | None:
-    """The Russian message an engine error carries itself (the scorer's and the banki referee's), when
-    it has one (a ScoringError made without one repeats the English)."""
-    if isinstance(exc, (ScoringError, RefereeError)):
-        ru = exc.text("ru")
-        return ru if ru != exc.text("en") else None
-    return None
+    if text.passthrough and exc.msg is not None:
+        return cls(text, exc.msg, path)
+    return cls(text, Msg(WORDS[key], detail=exc.detail, **params), path)
 
 
 def russian(exc: KolodaError) -> str:
-    """The Russian message of any error of the family (a refusal's own, an engine's, or a wrapper)."""
-    if isinstance(exc, Refusal):
-        return exc.message_ru
-    own = _engine_ru(exc)
-    if own is not None:
-        return own
-    return FAMILY_RU.get(exc.code, "ошибка: {detail}").format(detail=str(exc))
+    """The Russian message of any error of the family (its own, or a wrapper around the English)."""
+    if exc.msg is not None:
+        return exc.text("ru")
+    wrapper = FAMILY.get(exc.code, _FAMILY_OTHER)
+    return say("ru", wrapper, detail=str(exc))
 
 
 def body(exc: KolodaError) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from koloda.errors import KolodaError
+from koloda.i18n import N_, Msg
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import DealInput, Gender, ScoreBook, ScoringError, guess_gender
 
@@ -77,21 +78,13 @@ class ScoredGame:
 def check_players(players: Sequence[Player]) -> tuple[Player, ...]:
     """2 to 4 players with distinct, non-empty names."""
     if not 2 <= len(players) <= 4:
-        raise ScoringError(
-            f"Thousand needs 2 to 4 players, not {len(players)}",
-            f"в тысячу играют от 2 до 4 игроков, а не {len(players)}",
-        )
+        raise ScoringError(Msg("scorefile.players", count=len(players)))
     seen: set[str] = set()
     for player in players:
         if not player.name.strip() or player.name != player.name.strip():
-            raise ScoringError(
-                f"a player's name must be non-empty without outer spaces: {player.name!r}",
-                f"имя игрока не может быть пустым или с пробелами по краям: {player.name!r}",
-            )
+            raise ScoringError(Msg("scorefile.name", name=repr(player.name)))
         if player.name in seen:
-            raise ScoringError(
-                f"two players are named {player.name!r}", f"два игрока с именем {player.name!r}"
-            )
+            raise ScoringError(Msg("scorefile.same_name", name=repr(player.name)))
         seen.add(player.name)
     return tuple(players)
 
@@ -103,11 +96,11 @@ def load_score_file(
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScoreFileError(f"{path}: cannot read the score file: {exc}") from None
+        raise ScoreFileError(Msg("scorefile.unreadable", path=path, reason=exc)) from None
     try:
         return parse_score_file(text, preset=preset, assignments=assignments)
     except ScoreFileError as exc:
-        raise ScoreFileError(f"{path}: {exc}") from None
+        raise ScoreFileError(Msg("scorefile.in_file", path=path, reason=exc.detail)) from None
 
 
 def parse_score_file(text: str, *, preset: str | None = None, assignments: Iterable[str] = ()) -> ScoredGame:
@@ -123,33 +116,36 @@ def parse_score_file(text: str, *, preset: str | None = None, assignments: Itera
             else:
                 game.book.apply(deal_from_json(data, game.players, game.book))
         except json.JSONDecodeError as exc:
-            raise ScoreFileError(f"line {number}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+            reason = Msg("scorefile.json", reason=exc.msg, column=exc.colno)
+            raise ScoreFileError(Msg("scorefile.line", number=number, reason=reason)) from None
         except _AssignmentError as exc:  # the command line's fault, not the file's line
-            raise ScoreFileError(f"with the options given: {exc}") from None
+            raise ScoreFileError(Msg("scorefile.assignments", reason=exc.detail)) from None
         except KolodaError as exc:
-            raise ScoreFileError(f"line {number}: {exc}") from None
+            raise ScoreFileError(Msg("scorefile.line", number=number, reason=exc.detail)) from None
     if game is None:
-        raise ScoreFileError("the score file is empty: the first line must name the players")
+        raise ScoreFileError(Msg("scorefile.empty"))
     return game
 
 
 def _header(data: Any, preset: str | None, assignments: Iterable[str]) -> ScoredGame:
     if not isinstance(data, dict):
-        raise ScoreFileError('the first line must be an object like {"players": ["Аня", "Боря", "Вера"]}')
-    _no_unknown(data, HEADER_KEYS, "the first line")
-    players = check_players([_player(item) for item in _get(data, "players", list, "the first line")])
+        raise ScoreFileError(Msg("scorefile.header"))
+    _no_unknown(data, HEADER_KEYS, N_("scorefile.where.header"))
+    players = check_players(
+        [_player(item) for item in _get(data, "players", list, N_("scorefile.where.header"))]
+    )
     name = preset if preset is not None else data.get("preset", "default")
     if not isinstance(name, str):
-        raise ScoreFileError(f"preset must be a name, not {name!r}")
+        raise ScoreFileError(Msg("scorefile.preset", name=repr(name)))
     options = ThousandOptions.preset(name)
     file_options = data.get("options", {})
     if not isinstance(file_options, dict):
-        raise ScoreFileError(f"options must be an object, not {file_options!r}")
+        raise ScoreFileError(Msg("scorefile.options", options=repr(file_options)))
     options = options.replace(**file_options)
     try:
         options = options.with_assignments(assignments)
     except KolodaError as exc:
-        raise _AssignmentError(str(exc)) from None
+        raise _AssignmentError(exc.detail) from None
     return ScoredGame(players, ScoreBook(options, len(players)))
 
 
@@ -157,62 +153,64 @@ def _player(item: Any) -> Player:
     if isinstance(item, str):
         return Player.named(item)
     if isinstance(item, dict):
-        _no_unknown(item, frozenset({"name", "gender"}), "a player")
+        _no_unknown(item, frozenset({"name", "gender"}), N_("scorefile.where.player"))
         gender = item.get("gender")
         if gender not in ("f", "m", None):
-            raise ScoreFileError(f'a player\'s gender must be "f" or "m", not {gender!r}')
-        return Player.named(_get(item, "name", str, "a player"), gender)
-    raise ScoreFileError(f'a player must be a name or {{"name": ..., "gender": "f"|"m"}}, not {item!r}')
+            raise ScoreFileError(Msg("scorefile.gender", gender=repr(gender)))
+        return Player.named(_get(item, "name", str, N_("scorefile.where.player")), gender)
+    raise ScoreFileError(Msg("scorefile.player", item=repr(item)))
 
 
 def deal_from_json(data: Any, players: Sequence[Player], book: ScoreBook) -> DealInput:
     """One deal line (names, not seats) as a DealInput, checked against the book (ScoringError if bad)."""
     if not isinstance(data, dict):
-        raise ScoreFileError(f"a deal must be a JSON object, not {data!r}")
-    _no_unknown(data, DEAL_KEYS, "a deal")
+        raise ScoreFileError(Msg("scorefile.deal", data=repr(data)))
+    _no_unknown(data, DEAL_KEYS, N_("scorefile.where.deal"))
     seats = {player.name: seat for seat, player in enumerate(players)}
 
     def seat_of(name: Any, what: str) -> int:
         if name not in seats:
-            raise ScoreFileError(f"{what} {name!r} is not a player ({', '.join(seats)})")
+            raise ScoreFileError(
+                Msg("scorefile.not_player", what=Msg(what), name=repr(name), names=", ".join(seats))
+            )
         return seats[name]
 
     if book.winner is not None:
-        raise ScoreFileError(f"the game is over: {players[book.winner].name} has won; no deal may follow")
-    declarer = seat_of(_get(data, "declarer", str, "a deal"), "declarer")
-    sitting = seat_of(data["sitting"], "sitting") if "sitting" in data else None
+        raise ScoreFileError(Msg("scorefile.over", name=players[book.winner].name))
+    declarer = seat_of(_get(data, "declarer", str, N_("scorefile.where.deal")), N_("scorefile.what.declarer"))
+    sitting = seat_of(data["sitting"], N_("scorefile.what.sitting")) if "sitting" in data else None
     if (sitting is None) != (len(players) != 4):
-        raise ScoreFileError('with 4 players, and only then, a deal names the dealer who sat out ("sitting")')
+        raise ScoreFileError(Msg("scorefile.sitting"))
     if sitting == declarer:
-        raise ScoreFileError(f"{players[declarer].name} cannot both sit out and declare")
+        raise ScoreFileError(Msg("scorefile.sitting_declares", name=players[declarer].name))
     bid: Any = data.get("bid")
     bomb = data.get("bomb", False)
     if bomb is True:
         extra = sorted(DEAL_KEYS & data.keys() - {"declarer", "bid", "bomb", "sitting"})
         if extra:
-            raise ScoreFileError(f"a bomb is not played: it has no {', '.join(extra)}")
+            raise ScoreFileError(Msg("scorefile.bomb_extra", keys=", ".join(extra)))
         if not book.bomb_allowed(declarer):
             limit = book.options.bombs_per_game
-            raise ScoreFileError(f"{players[declarer].name} has used the bombs allowed per game ({limit})")
+            raise ScoreFileError(Msg("scorefile.bombs_used", name=players[declarer].name, allowed=limit))
         return DealInput(declarer=declarer, bid=bid, bomb=True, sitting=sitting)
     if bomb is not False:
-        raise ScoreFileError(f"bomb must be true or false, not {bomb!r}")
-    points_map = _get(data, "points", dict, "a deal")
+        raise ScoreFileError(Msg("scorefile.bomb", bomb=repr(bomb)))
+    points_map = _get(data, "points", dict, N_("scorefile.where.deal"))
     for name in points_map:
-        seat_of(name, "points of")
+        seat_of(name, N_("scorefile.what.points"))
     missing = [p.name for seat, p in enumerate(players) if p.name not in points_map and seat != sitting]
     if missing:
-        raise ScoreFileError(f"points has no entry for {', '.join(missing)}")
+        raise ScoreFileError(Msg("scorefile.points_missing", names=", ".join(missing)))
     points = tuple(points_map.get(player.name, 0) for player in players)
     marriages_map = data.get("marriages", {})
     if not isinstance(marriages_map, dict):
-        raise ScoreFileError(f'marriages must be an object like {{"Аня": [60]}}, not {marriages_map!r}')
+        raise ScoreFileError(Msg("scorefile.marriages", marriages=repr(marriages_map)))
     for name, values in marriages_map.items():
-        seat_of(name, "marriages of")
+        seat_of(name, N_("scorefile.what.marriages"))
         if not isinstance(values, list):
-            raise ScoreFileError(f"the marriages of {name} must be a list of values, not {values!r}")
+            raise ScoreFileError(Msg("scorefile.marriages_list", name=name, values=repr(values)))
         if values and seats[name] == sitting:
-            raise ScoreFileError(f"{name} sat out and cannot declare a marriage")
+            raise ScoreFileError(Msg("scorefile.sitting_marriage", name=name))
     marriages = tuple(tuple(marriages_map.get(player.name, ())) for player in players)
     return DealInput(
         declarer=declarer,
@@ -253,20 +251,31 @@ def dump_score_file(players: Sequence[Player], options: ThousandOptions, deals: 
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    """``data[key]`` of the type ``kind``; ``where`` is the catalog key of the part it is in."""
     if key not in data:
-        raise ScoreFileError(f"{where} has no {key!r}")
+        raise ScoreFileError(Msg("scorefile.no_key", where=Msg(where), key=repr(key)))
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise ScoreFileError(f"{key!r} must be {_KINDS.get(kind, kind.__name__)}, not {value!r}")
+        raise ScoreFileError(Msg("scorefile.kind", key=repr(key), kind=Msg(_KINDS[kind]), value=repr(value)))
     return value
 
 
-_KINDS = {str: "a name (string)", list: "a list", dict: "an object", int: "a whole number"}
+_KINDS = {
+    str: N_("scorefile.kind.str"),
+    list: N_("scorefile.kind.list"),
+    dict: N_("scorefile.kind.dict"),
+    int: N_("scorefile.kind.int"),
+}
 
 
 def _no_unknown(data: Mapping[str, Any], known: frozenset[str], where: str) -> None:
     unknown = sorted(set(data) - known)
     if unknown:
         raise ScoreFileError(
-            f"{where} has unknown keys {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            Msg(
+                "scorefile.unknown_keys",
+                where=Msg(where),
+                keys=", ".join(unknown),
+                known=", ".join(sorted(known)),
+            )
         )

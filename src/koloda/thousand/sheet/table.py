@@ -27,8 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from koloda.charts import chart
-from koloda.i18n import LANGS, Lang
-from koloda.term import say
+from koloda.i18n import LANGS, Lang, say
 from koloda.thousand.scoring import ScoreBook, number
 from koloda.thousand.sheet.scorefile import Player, ScoredGame
 
@@ -36,7 +35,7 @@ from koloda.thousand.sheet.scorefile import Player, ScoredGame
 def markdown_table(game: ScoredGame, lang: Lang = "ru", marks: bool = False) -> str:
     """The seed's table: deal, game, then per player 'delta (raw) → total'; ``marks`` adds barrel, 800..."""
     options = game.book.options if marks else None
-    head = [say(lang, "Кон", "Deal"), say(lang, "Игра", "Game"), *game.names]
+    head = [say(lang, "thousand.table.deal"), say(lang, "thousand.table.game"), *game.names]
     rows: list[list[str]] = []
     for index, score in enumerate(game.book.deals, start=1):
         cells = [score.cell(seat, lang, options) for seat in range(game.book.players)]
@@ -53,8 +52,9 @@ def winner_line(game: ScoredGame, lang: Lang = "ru") -> str | None:
         return None
     player = game.players[seat]
     total = number(game.book.totals[seat])
-    verb = "Победила" if player.gender == "f" else "Победил"
-    return say(lang, f"{verb} {player.name}: {total}.", f"Winner: {player.name} with {total}.")
+    if player.gender == "f":
+        return say(lang, "thousand.table.winner_f", name=player.name, total=total)
+    return say(lang, "thousand.table.winner", name=player.name, total=total)
 
 
 def status_line(game: ScoredGame, lang: Lang = "ru") -> str:
@@ -69,12 +69,10 @@ def status_line(game: ScoredGame, lang: Lang = "ru") -> str:
                 barrel.append(name)
             else:
                 left = options.barrel_deals - state.barrel
-                barrel.append(say(lang, f"{name} (осталось конов: {left})", f"{name} ({left} deals left)"))
+                barrel.append(say(lang, "thousand.table.barrel_left", name=name, n=left))
     if options.barrel:
         who = ", ".join(barrel) or "—"
-        parts.append(
-            say(lang, f"Бочка {options.barrel_threshold}: {who}", f"Barrel {options.barrel_threshold}: {who}")
-        )
+        parts.append(say(lang, "thousand.table.barrel", threshold=options.barrel_threshold, who=who))
     if options.rule_800 != "off":
         past = [
             game.players[seat].name
@@ -83,20 +81,18 @@ def status_line(game: ScoredGame, lang: Lang = "ru") -> str:
         ]
         line = options.threshold_800
         who = ", ".join(past) or "—"
-        parts.append(
-            say(lang, f"Линия {line} (защита не в счёт): {who}", f"{line} line (no defence points): {who}")
-        )
+        parts.append(say(lang, "thousand.table.line_800", line=line, who=who))
     if options.bombs_per_game is not None:
         left_bombs = ", ".join(
             f"{player.name} {options.bombs_per_game - state.bombs}"
             for player, state in zip(game.players, book.seats, strict=True)
         )
-        parts.append(say(lang, f"Бомб осталось: {left_bombs}", f"Bombs left: {left_bombs}"))
+        parts.append(say(lang, "thousand.table.bombs_left", who=left_bombs))
     if options.bolts is not None:
         bolts = ", ".join(
             f"{player.name} {state.bolts}" for player, state in zip(game.players, book.seats, strict=True)
         )
-        parts.append(say(lang, f"Болты: {bolts}", f"Bolts: {bolts}"))
+        parts.append(say(lang, "thousand.table.bolts", who=bolts))
     return ". ".join(parts) + "." if parts else ""
 
 
@@ -104,12 +100,12 @@ def csv_table(game: ScoredGame, lang: Lang = "ru") -> str:
     """One row a deal, numbers only per player (points, points before rounding, total), for spreadsheets."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    head = [say(lang, "кон", "deal"), say(lang, "игра", "game")]
+    head = [say(lang, "thousand.csv.deal"), say(lang, "thousand.csv.game")]
     for name in game.names:
         head += [
-            say(lang, f"{name}: очки", f"{name}: points"),
-            say(lang, f"{name}: до округления", f"{name}: raw"),
-            say(lang, f"{name}: счёт", f"{name}: total"),
+            say(lang, "thousand.csv.points", name=name),
+            say(lang, "thousand.csv.raw", name=name),
+            say(lang, "thousand.csv.total", name=name),
         ]
     writer.writerow(head)
     for index, score in enumerate(game.book.deals, start=1):
@@ -164,7 +160,7 @@ def page_table(game: ScoredGame) -> dict[str, Any]:
     book = game.book
     out: dict[str, Any] = {}
     for lang in LANGS:
-        head = ["Кон" if lang == "ru" else "Deal", "Игра" if lang == "ru" else "Game", *game.names]
+        head = [say(lang, "thousand.table.deal"), say(lang, "thousand.table.game"), *game.names]
         rows = [
             [
                 str(index),

@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from koloda.errors import KolodaError, NotFoundError, RecordError, RequestError
-from koloda.i18n import Lang
+from koloda.i18n import Lang, Msg, say
 from koloda.store import Store
-from koloda.term import Quit, Read, Write, ask, say
+from koloda.term import Quit, Read, Write, ask
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import (
     DECK_POINTS,
@@ -149,32 +149,15 @@ def run_sheet(
     try:
         if resume or sheet_id is not None:
             sheet = Sheet.resume(store) if sheet_id is None else Sheet.load(store, sheet_id)
-            write(say(lang, f"Продолжаем игру {sheet.game_id}.", f"Resuming game {sheet.game_id}."))
+            write(say(lang, "sheet.resuming", id=sheet.game_id))
         else:
-            players = ask(
-                say(
-                    lang,
-                    "Игроки через запятую (2–4; пол, если имя обманчиво: Саша/ж): ",
-                    "Players, comma-separated (2-4; gender if the name misleads: Sasha/f): ",
-                ),
-                functools.partial(_parse_players, lang=lang),
-                read=read,
-                write=write,
-            )
+            players = ask(say(lang, "sheet.ask_players"), _parse_players, read=read, write=write, lang=lang)
             sheet = Sheet.new(store, players, options or ThousandOptions())
         _loop(sheet, lang, read, write)
     except Quit:
         if sheet is None:  # left before the players were entered: nothing was started
             return 0
-        write(
-            say(
-                lang,
-                f"Сохранено. Продолжить: koloda thousand sheet --sheet {sheet.game_id}"
-                f" (или в браузере: koloda serve, /sheet/{sheet.game_id})",
-                f"Saved. To go on: koloda thousand sheet --sheet {sheet.game_id}"
-                f" (or in the browser: koloda serve, /sheet/{sheet.game_id})",
-            )
-        )
+        write(say(lang, "sheet.saved", id=sheet.game_id))
     return 0
 
 
@@ -184,14 +167,11 @@ def _loop(sheet: Sheet, lang: Lang, read: Read, write: Write) -> None:
         try:
             if sheet.book.is_over:
                 ask(
-                    say(
-                        lang,
-                        "Игра окончена. Команда (отмена, экспорт md|csv|jsonl ФАЙЛ, выход): ",
-                        "Game over. Command (undo, export md|csv|jsonl FILE, quit): ",
-                    ),
+                    say(lang, "sheet.ask_command"),
                     lambda text: _command(sheet, text, lang, write),
                     read=read,
                     write=write,
+                    lang=lang,
                 )
                 continue
             deal = _ask_deal(sheet, lang, read, write)
@@ -200,13 +180,7 @@ def _loop(sheet: Sheet, lang: Lang, read: Read, write: Write) -> None:
         try:
             sheet.add(deal)
         except ScoringError as exc:
-            write(
-                say(
-                    lang,
-                    f"Кон не записан: {exc.text(lang)}. Введите его снова.",
-                    f"Deal not recorded: {exc}. Enter it again.",
-                )
-            )
+            write(say(lang, "sheet.deal_refused", reason=exc.text(lang)))
 
 
 def _show(sheet: Sheet, lang: Lang, write: Write) -> None:
@@ -223,62 +197,42 @@ def _command(sheet: Sheet, text: str, lang: Lang, write: Write) -> None:
     """Handle undo and export; raises _Command when done, KolodaError (asked again) when not understood."""
     words = text.split()
     if not words:
-        raise KolodaError(say(lang, "введите команду", "type a command"))
+        raise KolodaError(Msg("sheet.no_command"))
     head = words[0].lower()
     if head in UNDO_WORDS:
         if not sheet.book.deals:
-            raise KolodaError(say(lang, "отменять нечего", "there is no deal to undo"))
+            raise KolodaError(Msg("sheet.nothing_to_undo"))
         sheet.undo()
-        write(say(lang, "Последний кон отменён.", "The last deal was taken back."))
+        write(say(lang, "sheet.undone"))
         raise _Command
     if head in EXPORT_WORDS:
         parts = text.split(maxsplit=2)
         fmt = next((f for f in FORMATS if len(parts) == 3 and parts[1] == f), None)
         if fmt is None:
-            raise KolodaError(say(lang, "экспорт md|csv|jsonl ФАЙЛ", "export md|csv|jsonl FILE"))
+            raise KolodaError(Msg("sheet.export_usage"))
         path = Path(parts[2])
         try:
             path.write_text(sheet.export(fmt, lang), encoding="utf-8")
         except OSError as exc:
-            raise KolodaError(
-                say(lang, f"не записать {path}: {exc}", f"cannot write {path}: {exc}")
-            ) from None
-        write(say(lang, f"Записано: {path}", f"Written: {path}"))
+            raise KolodaError(Msg("sheet.cannot_write", path=path, reason=exc)) from None
+        write(say(lang, "sheet.written", path=path))
         raise _Command
-    raise KolodaError(say(lang, f"неизвестная команда: {text!r}", f"unknown command: {text!r}"))
+    raise KolodaError(Msg("sheet.unknown_command", text=repr(text)))
 
 
-def _parse_players(text: str, lang: Lang) -> list[Player]:
+def _parse_players(text: str) -> list[Player]:
     players = []
     for item in text.split(","):
         name, _, gender = item.strip().partition("/")
         code = {"ж": "f", "f": "f", "м": "m", "m": "m", "": None}.get(gender.strip().lower(), "?")
         if code == "?":
-            raise KolodaError(
-                say(
-                    lang,
-                    f"после '/' пишется пол: ж или м (f или m): {item.strip()!r}",
-                    f"gender after '/' must be ж/м or f/m: {item.strip()!r}",
-                )
-            )
+            raise KolodaError(Msg("sheet.bad_gender", item=repr(item.strip())))
         players.append(Player.named(name.strip(), code))  # type: ignore[arg-type]  # None, "f" or "m"
-    _in_lang(check_players, lang)(players)
+    check_players(players)
     return players
 
 
-def _in_lang(check: Callable[..., T], lang: Lang) -> Callable[..., T]:
-    """``check`` with its ScoringError shown in the interface language (ask() prints the message)."""
-
-    def checked(*args: Any) -> T:
-        try:
-            return check(*args)
-        except ScoringError as exc:
-            raise KolodaError(exc.text(lang)) from None
-
-    return checked
-
-
-def _seat_parser(sheet: Sheet, lang: Lang, default: int | None = None) -> Callable[[str], int]:
+def _seat_parser(sheet: Sheet, default: int | None = None) -> Callable[[str], int]:
     names = sheet.game.names
 
     def parse(text: str) -> int:
@@ -290,13 +244,7 @@ def _seat_parser(sheet: Sheet, lang: Lang, default: int | None = None) -> Callab
         for seat, name in enumerate(names):
             if text.lower() == name.lower():
                 return seat
-        raise KolodaError(
-            say(
-                lang,
-                f"нет такого игрока: {text!r} ({', '.join(names)})",
-                f"no such player: {text!r} ({', '.join(names)})",
-            )
-        )
+        raise KolodaError(Msg("sheet.no_player", text=repr(text), names=", ".join(names)))
 
     return parse
 
@@ -304,7 +252,7 @@ def _seat_parser(sheet: Sheet, lang: Lang, default: int | None = None) -> Callab
 def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
     book, names = sheet.book, sheet.game.names
     number = len(book.deals) + 1
-    seat_of = _seat_parser(sheet, lang)
+    seat_of = _seat_parser(sheet)
 
     def declarer_or_command(text: str) -> int:
         try:
@@ -315,40 +263,28 @@ def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
             raise
 
     declarer = ask(
-        say(
-            lang,
-            f"Кон {number}. Играющий (имя или номер; отмена, экспорт md|csv|jsonl ФАЙЛ, выход): ",
-            f"Deal {number}. Declarer (name or number; undo, export md|csv|jsonl FILE, quit): ",
-        ),
-        declarer_or_command,
-        read=read,
-        write=write,
+        say(lang, "sheet.ask_declarer", number=number), declarer_or_command, read=read, write=write, lang=lang
     )
     sitting = None
     if book.players == 4:
         previous = book.deals[-1].deal.sitting if book.deals else None
         default = 0 if previous is None else (previous + 1) % 4
         sitting = ask(
-            say(
-                lang,
-                f"Кто сидит (сдающий) [{names[default]}]: ",
-                f"Who sits out (the dealer) [{names[default]}]: ",
-            ),
-            _seat_parser(sheet, lang, default),
+            say(lang, "sheet.ask_sitting", name=names[default]),
+            _seat_parser(sheet, default),
             read=read,
             write=write,
+            lang=lang,
         )
     bid = ask(
-        say(lang, "Заказ: ", "Bid: "),
-        lambda text: _in_lang(check_bid, lang)(book.options, _int(text, lang)),
+        say(lang, "sheet.ask_bid"),
+        lambda text: check_bid(book.options, _int(text)),
         read=read,
         write=write,
+        lang=lang,
     )
     if book.bomb_allowed(declarer) and ask(
-        say(lang, "Бомба? (д/н) [н]: ", "Bomb? (y/n) [n]: "),
-        lambda text: _yes_no(text, lang),
-        read=read,
-        write=write,
+        say(lang, "sheet.ask_bomb"), _yes_no, read=read, write=write, lang=lang
     ):
         return DealInput(declarer=declarer, bid=bid, bomb=True, sitting=sitting)
     playing = [seat for seat in range(book.players) if seat != sitting]
@@ -356,43 +292,32 @@ def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
     left = DECK_POINTS
     for seat in playing[:-1]:
         points[seat] = ask(
-            say(
-                lang,
-                f"{names[seat]}: очки за карты (0–{left}): ",
-                f"{names[seat]}: card points (0-{left}): ",
-            ),
-            functools.partial(_int_range, low=0, high=left, lang=lang),
+            say(lang, "sheet.ask_points", name=names[seat], left=left),
+            functools.partial(_int_range, low=0, high=left),
             read=read,
             write=write,
+            lang=lang,
         )
         left -= points[seat]
     points[playing[-1]] = left
-    write(
-        say(
-            lang,
-            f"{names[playing[-1]]}: {left} (остаток до 120)",
-            f"{names[playing[-1]]}: {left} (the rest of 120)",
-        )
-    )
+    write(say(lang, "sheet.rest", name=names[playing[-1]], left=left))
     if sitting is not None:
         points[sitting] = ask(
-            say(lang, f"{names[sitting]}: очки с прикупа [0]: ", f"{names[sitting]}: talon points [0]: "),
-            lambda text: _int_range(text or "0", low=0, high=DECK_POINTS, lang=lang),
+            say(lang, "sheet.ask_talon", name=names[sitting]),
+            lambda text: _int_range(text or "0", low=0, high=DECK_POINTS),
             read=read,
             write=write,
+            lang=lang,
         )
     marriages: list[tuple[int, ...]] = [() for _ in range(book.players)]
     allowed = marriage_values(book.options)
     for seat in playing:
         marriages[seat] = ask(
-            say(
-                lang,
-                f"{names[seat]}: марьяжи ({' '.join(map(str, allowed))}; пусто — нет): ",
-                f"{names[seat]}: marriages ({' '.join(map(str, allowed))}; empty: none): ",
-            ),
-            lambda text: _marriages(text, allowed, lang),
+            say(lang, "sheet.ask_marriages", name=names[seat], allowed=" ".join(map(str, allowed))),
+            lambda text: _marriages(text, allowed),
             read=read,
             write=write,
+            lang=lang,
         )
     return DealInput(
         declarer=declarer,
@@ -403,46 +328,34 @@ def _ask_deal(sheet: Sheet, lang: Lang, read: Read, write: Write) -> DealInput:
     )
 
 
-def _int(text: str, lang: Lang) -> int:
+def _int(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise KolodaError(
-            say(lang, f"нужно целое число, а не {text!r}", f"a whole number, please, not {text!r}")
-        ) from None
+        raise KolodaError(Msg("sheet.not_whole", text=repr(text))) from None
 
 
-def _int_range(text: str, *, low: int, high: int, lang: Lang) -> int:
-    value = _int(text, lang)
+def _int_range(text: str, *, low: int, high: int) -> int:
+    value = _int(text)
     if not low <= value <= high:
-        raise KolodaError(
-            say(
-                lang, f"число от {low} до {high}, а не {value}", f"a number from {low} to {high}, not {value}"
-            )
-        )
+        raise KolodaError(Msg("sheet.not_in_range", low=low, high=high, value=value))
     return value
 
 
-def _yes_no(text: str, lang: Lang) -> bool:
+def _yes_no(text: str) -> bool:
     answer = text.strip().lower()
     if answer in YES:
         return True
     if answer in NO:
         return False
-    raise KolodaError(say(lang, f"ответьте д или н, а не {text!r}", f"answer y or n, not {text!r}"))
+    raise KolodaError(Msg("sheet.yes_no", text=repr(text)))
 
 
-def _marriages(text: str, allowed: tuple[int, ...], lang: Lang) -> tuple[int, ...]:
-    values = tuple(_int(item, lang) for item in text.replace(",", " ").split())
+def _marriages(text: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
+    values = tuple(_int(item) for item in text.replace(",", " ").split())
     for value in values:
         if value not in allowed:
-            raise KolodaError(
-                say(
-                    lang,
-                    f"{value} — не марьяж ({', '.join(map(str, allowed))})",
-                    f"{value} is not a marriage ({', '.join(map(str, allowed))})",
-                )
-            )
+            raise KolodaError(Msg("sheet.not_marriage", value=value, allowed=", ".join(map(str, allowed))))
     if len(set(values)) != len(values):
-        raise KolodaError(say(lang, "один марьяж дважды", "the same marriage twice"))
+        raise KolodaError(Msg("sheet.marriage_twice"))
     return values

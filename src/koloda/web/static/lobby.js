@@ -31,13 +31,13 @@ function renderSeats() {
   const rows = [];
   for (let i = 0; i < count; i++) {
     const prev = old[i] || { kind: i === 0 ? "human" : "bot", level: "medium", name: "" };
-    const kind = el("select", { class: "kind", "aria-label": `${t("seatWord")} ${i + 1}` },
-      el("option", { value: "human" }, t("human")), el("option", { value: "bot" }, t("bot")));
+    const kind = el("select", { class: "kind", "aria-label": `${t("web.seatWord")} ${i + 1}` },
+      el("option", { value: "human" }, t("web.human")), el("option", { value: "bot" }, t("web.bot")));
     kind.value = prev.kind;
-    const level = el("select", { class: "level", "aria-label": t("level") },
-      ...GAMES.levels.map((lv) => el("option", { value: lv }, t(lv))));
+    const level = el("select", { class: "level", "aria-label": t("web.level") },
+      ...GAMES.levels.map((lv) => el("option", { value: lv }, levelText(lv))));
     level.value = prev.level;
-    const name = el("input", { type: "text", class: "name", placeholder: t("name"), maxlength: "40", value: prev.name });
+    const name = el("input", { type: "text", class: "name", placeholder: t("web.name"), maxlength: "40", value: prev.name });
     const sync = () => level.classList.toggle("hidden", kind.value !== "bot");
     kind.addEventListener("change", sync);
     sync();
@@ -68,8 +68,8 @@ async function createTable(event) {
     const seats = [...document.querySelectorAll("#seats .seat-row")].map((row, i) => {
       const seat = { kind: row.querySelector(".kind").value };
       if (seat.kind === "bot") seat.level = row.querySelector(".level").value;
-      // an unnamed seat is named in the page's language ("Бот 2"), not the server's default ("Bot 2")
-      seat.name = row.querySelector(".name").value.trim() || `${t(seat.kind === "bot" ? "bot" : "playerWord")} ${i + 1}`;
+      // an unnamed seat is named in the page's language, not in the server's default (English)
+      seat.name = row.querySelector(".name").value.trim() || `${seat.kind === "bot" ? t("web.bot") : t("web.playerWord")} ${i + 1}`;
       return seat;
     });
     const body = {
@@ -90,15 +90,15 @@ async function createTable(event) {
 function showLinks(made, seats) {
   const base = window.location.origin;
   const rows = made.links.map((link, i) => {
-    if (!link) return el("div", { class: "seat-row" }, `${i + 1}. ${t("bot")} (${t(seats[i].level)})`);
+    if (!link) return el("div", { class: "seat-row" }, `${i + 1}. ${t("web.bot")} (${levelText(seats[i].level)})`);
     const url = base + link;
     const copy = el("button", { class: "act", type: "button", onclick: async () => {
-      try { await navigator.clipboard.writeText(url); copy.textContent = t("copied"); } catch { copy.textContent = "⌘C"; }
-    } }, t("copy"));
-    return el("div", { class: "seat-row" }, `${i + 1}. ${seats[i].name || t("human")}`,
+      try { await navigator.clipboard.writeText(url); copy.textContent = t("web.copied"); } catch { copy.textContent = "⌘C"; }
+    } }, t("web.copy"));
+    return el("div", { class: "seat-row" }, `${i + 1}. ${seats[i].name || t("web.human")}`,
       el("a", { class: "link seat-link", href: link, dataset: { seat: i } }, url), copy);
   });
-  rows.push(el("div", { class: "seat-row" }, `${t("watch")}:`, el("a", { class: "link", href: made.spectate }, base + made.spectate)));
+  rows.push(el("div", { class: "seat-row" }, `${t("web.watch")}:`, el("a", { class: "link", href: made.spectate }, base + made.spectate)));
   document.getElementById("links").replaceChildren(...rows);
   document.getElementById("created").classList.remove("hidden");
 }
@@ -106,24 +106,24 @@ function showLinks(made, seats) {
 async function loadTables() {
   const tables = await api("GET", "/api/tables");
   const list = document.getElementById("tables");
-  if (!tables.length) { list.replaceChildren(el("li", { class: "muted" }, t("none"))); return; }
+  if (!tables.length) { list.replaceChildren(el("li", { class: "muted" }, t("web.none"))); return; }
   list.replaceChildren(...tables.map((table) => {
     const title = GAMES[table.game] ? GAMES[table.game].title[lang()] : table.game;
     const seats = table.seats.map((seat, i) => {
       if (seat.bot || seat.taken || table.over) {
-        return el("span", { class: "muted" }, `${i + 1}. ${seat.name}${seat.bot ? ` (${t(seat.bot)})` : ""}`);
+        return el("span", { class: "muted" }, `${i + 1}. ${seat.name}${seat.bot ? ` (${levelText(seat.bot)})` : ""}`);
       }
       return el("button", { class: "act join", type: "button", dataset: { table: table.id, seat: i },
-        onclick: () => joinSeat(table.id, i) }, `${t("join")}: ${i + 1}`);
+        onclick: () => joinSeat(table.id, i) }, `${t("web.join")}: ${i + 1}`);
     });
-    return el("li", {}, el("strong", {}, `${t("table")} ${table.id}: ${title}`), table.over ? `(${t("over")})` : "",
-      ...seats, el("a", { href: `/table/${table.id}` }, t("watch")));
+    return el("li", {}, el("strong", {}, `${t("web.table")} ${table.id}: ${title}`), table.over ? `(${t("web.over")})` : "",
+      ...seats, el("a", { href: `/table/${table.id}` }, t("web.watch")));
   }));
 }
 
 async function joinSeat(tableId, seat) {
   try {
-    const name = window.prompt(t("name"), "") || undefined;
+    const name = window.prompt(t("web.name"), "") || undefined;
     const joined = await api("POST", `/api/tables/${tableId}/join`, { seat, name: name && name.trim() ? name.trim() : undefined });
     window.location.href = joined.link;
   } catch (e) {

@@ -22,7 +22,7 @@ async function showList() {
   document.getElementById("list-view").classList.remove("hidden");
   const sheets = await api("GET", "/api/sheets");
   document.getElementById("sheets").replaceChildren(...sheets.map((s) =>
-    el("li", {}, el("a", { href: `/sheet/${s.id}` }, `#${s.id}: ${s.players.join(", ")}`), el("span", { class: "muted" }, `${s.deals} ${t("deals")}`))));
+    el("li", {}, el("a", { href: `/sheet/${s.id}` }, `#${s.id}: ${s.players.join(", ")}`), el("span", { class: "muted" }, `${s.deals} ${t("web.deals")}`))));
 }
 
 async function createSheet(event) {
@@ -41,7 +41,7 @@ async function createSheet(event) {
 
 function renderSheet() {
   const table = sheet[lang()];
-  document.getElementById("sheet-title").textContent = `${t("sheet")} #${sheet.id}: ${sheet.players.join(", ")}`;
+  document.getElementById("sheet-title").textContent = `${t("web.sheet")} #${sheet.id}: ${sheet.players.join(", ")}`;
   document.getElementById("sheet-table").replaceChildren(tableEl(table.head, table.rows));
   document.getElementById("sheet-status").textContent = table.status || "";
   document.getElementById("sheet-winner").textContent = table.winner || "";
@@ -64,8 +64,8 @@ function renderSheet() {
   if (box.children.length !== sheet.players.length) {
     box.replaceChildren(...sheet.players.map((name, seat) => el("div", { class: "zone-light" },
       el("strong", {}, name),
-      el("label", {}, `${t("points")} `, el("input", { type: "number", class: "points", min: "0", max: "120", dataset: { seat }, "aria-label": `${t("points")} ${name}` })),
-      el("label", {}, `${t("marriage")} `, el("input", { type: "text", class: "marriages", size: "8", placeholder: "60, 100", dataset: { seat }, "aria-label": `${t("marriage")} ${name}` })))));
+      el("label", {}, `${t("web.points")} `, el("input", { type: "number", class: "points", min: "0", max: "120", dataset: { seat }, "aria-label": `${t("web.points")} ${name}` })),
+      el("label", {}, `${t("web.marriage")} `, el("input", { type: "text", class: "marriages", size: "8", placeholder: "60, 100", dataset: { seat }, "aria-label": `${t("web.marriage")} ${name}` })))));
   }
 }
 

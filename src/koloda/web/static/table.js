@@ -30,7 +30,7 @@ function connect() {
 
 function setConn(up) {
   const conn = document.getElementById("conn");
-  conn.textContent = `${t("connection")}: ${t(up ? "online" : "offline")}`;
+  conn.textContent = `${t("web.connection")}: ${up ? t("web.online") : t("web.offline")}`;
   document.body.dataset.connected = up ? "1" : "0";
 }
 
@@ -62,20 +62,20 @@ function render() {
     deal: view.deal,
     results: game === "bank" ? view.results.length : game === "thousand" ? msg.scores.ru.rows.length : "",
   });
-  document.getElementById("title").textContent = `${t("table")} ${msg.table.id} · ${t(game + "Game")}`;
-  document.title = `koloda · ${t(game + "Game")} ${msg.table.id}`;
+  document.getElementById("title").textContent = `${t("web.table")} ${msg.table.id} · ${gameTitle(game)}`;
+  document.title = `koloda · ${gameTitle(game)} ${msg.table.id}`;
   if (!DRAWN.has(game)) { renderAnyGame(view, mine); return; }
   renderSeats(view, game);
   const status = document.getElementById("status");
   status.className = `status${mine ? " me" : ""}`;
-  status.textContent = msg.table.over ? t("matchOver")
-    : mine ? t("yourTurn") : `${t("turnOf")}: ${who(view.current_player)}`;
+  status.textContent = msg.table.over ? t("web.matchOver")
+    : mine ? t("web.yourTurn") : `${t("web.turnOf")}: ${who(view.current_player)}`;
   if (game === "bank") { renderBankZones(view); } else { renderThousandZones(view); }
   renderHand(view, game, mine);
   renderLog(view, game);
   renderScores(game);
   document.getElementById("hand-panel").classList.toggle("hidden", msg.seat === null);
-  if (msg.seat === null) status.textContent += ` · ${t("spectator")}`;
+  if (msg.seat === null) status.textContent += ` · ${t("web.spectator")}`;
   renderEnd(view, game);
 }
 
@@ -89,13 +89,13 @@ function renderAnyGame(view, mine) {
   const points = msg.returns || (msg.scores && msg.scores.returns) || [];
   document.getElementById("seats").replaceChildren(...msg.table.seats.map((seat, i) =>
     el("div", { class: `seat${view.current_player === i ? " turn" : ""}`, dataset: { seat: i } },
-      el("div", { class: "who" }, `${seat.name}${i === msg.seat ? ` (${t("you")})` : ""}`),
-      el("div", { class: "facts" }, `${t("score")}: ${points[i] ?? "—"}`))));
+      el("div", { class: "who" }, `${seat.name}${i === msg.seat ? ` (${t("web.you")})` : ""}`),
+      el("div", { class: "facts" }, `${t("web.score")}: ${points[i] ?? "—"}`))));
   const status = document.getElementById("status");
   status.className = `status${mine ? " me" : ""}`;
-  status.textContent = msg.table.over ? t("matchOver") : mine ? t("yourTurn") : `${t("turnOf")}: ${who(view.current_player)}`;
+  status.textContent = msg.table.over ? t("web.matchOver") : mine ? t("web.yourTurn") : `${t("web.turnOf")}: ${who(view.current_player)}`;
   const fields = Object.entries(view).filter(([key]) => !HEADER.has(key) && key !== "hand" && key !== "history");
-  document.getElementById("zones").replaceChildren(zone(`${t("deal")} ${view.deal}`,
+  document.getElementById("zones").replaceChildren(zone(`${t("web.deal")} ${view.deal}`,
     ...fields.map(([key, value]) => el("div", {}, `${key}: ${JSON.stringify(value)}`))));
   document.getElementById("hand").replaceChildren(...(view.hand || []).map((c) => el("span", { class: "chip" }, String(c))));
   document.getElementById("actions").replaceChildren(...(mine ? view.actions : []).map(([id, text]) =>
@@ -110,13 +110,13 @@ function renderSeats(view, game) {
   const counts = game === "bank" ? view.hand_counts : view.hand_sizes;
   const totals = view.totals;
   document.getElementById("seats").replaceChildren(...msg.table.seats.map((seat, i) => {
-    const facts = [`${t("cardsWord")}: ${counts[i]}`, `${t("score")}: ${totals[i]}`];
-    if (game === "bank") facts.push(`${t("captured")}: ${view.captured_points[i]}`);
-    else facts.push(`${t("tricksWord")}: ${view.tricks_won[i]}`);
+    const facts = [`${t("web.cardsWord")}: ${counts[i]}`, `${t("web.score")}: ${totals[i]}`];
+    if (game === "bank") facts.push(`${t("web.captured")}: ${view.captured_points[i]}`);
+    else facts.push(`${t("web.tricksWord")}: ${view.tricks_won[i]}`);
     const tags = [];
-    if (i === view.dealer) tags.push(`· ${t("dealerWord")}`);
-    if (seat.bot) tags.push(`· ${t("bot")} ${t(seat.bot)}`);
-    if (i === msg.seat) tags.push(`(${t("you")})`);
+    if (i === view.dealer) tags.push(`· ${t("web.dealerWord")}`);
+    if (seat.bot) tags.push(`· ${t("web.bot")} ${levelText(seat.bot)}`);
+    if (i === msg.seat) tags.push(`(${t("web.you")})`);
     return el("div", { class: `seat${view.current_player === i ? " turn" : ""}`, dataset: { seat: i } },
       el("div", { class: "who" }, `${seat.name} ${tags.join(" ")}`), el("div", { class: "facts" }, facts.join(" · ")));
   }));
@@ -127,26 +127,36 @@ function zone(title, ...content) {
 }
 
 // Bank's trump set-ups (option "trumps", rule 3) as the page says them.
-const TRUMPS_RU = { own: "свои", none: "без козырей", one: "один", two: "два", "senior-junior": "старший и младший" };
+const TRUMP_KEYS = {
+  own: "web.trumps.own", none: "web.trumps.none", one: "web.trumps.one", two: "web.trumps.two",
+  "senior-junior": "web.trumps.senior-junior",
+};
 
 function trumpsText(setup) {
-  return lang() === "ru" ? (TRUMPS_RU[setup] || setup) : setup;
+  return TRUMP_KEYS[setup] ? t(TRUMP_KEYS[setup]) : setup;
+}
+
+const GAME_KEYS = { bank: "web.bankGame", thousand: "web.thousandGame" };
+
+function gameTitle(game) {
+  if (GAME_KEYS[game]) return t(GAME_KEYS[game]);
+  return msg && msg.title ? msg.title[lang()] || game : game;  // a game registered later
 }
 
 function renderBankZones(view) {
   const pile = el("div", { class: "pile" }, view.bank.slice(-6).map((c, i, arr) => cardEl(c, i === arr.length - 1 ? "top" : "")));
   const trumps = view.trump_suits.length ? view.trump_suits.map((s) => SUITS[s] || s).join(" ") : "—";
   document.getElementById("zones").replaceChildren(
-    zone(`${t("bank")} (${view.bank.length})`, view.bank.length ? pile : el("span", {}, "—"),
-      el("div", {}, `${t("toCover")}: `, view.to_cover ? prettyAction(view.to_cover) : "—")),
-    zone(t("stock"), el("div", { class: "row" }, view.stock_size ? cardBack("small") : "", `${view.stock_size}`)),
-    zone(t("trumps"), el("div", {}, `${trumpsText(view.trumps)}: ${trumps}`),
-      el("div", { class: "muted" }, `${t("deal")} ${view.deal}`)),
+    zone(`${t("web.bank")} (${view.bank.length})`, view.bank.length ? pile : el("span", {}, "—"),
+      el("div", {}, `${t("web.toCover")}: `, view.to_cover ? prettyAction(view.to_cover) : "—")),
+    zone(t("web.stock"), el("div", { class: "row" }, view.stock_size ? cardBack("small") : "", `${view.stock_size}`)),
+    zone(t("web.trumps"), el("div", {}, `${trumpsText(view.trumps)}: ${trumps}`),
+      el("div", { class: "muted" }, `${t("web.deal")} ${view.deal}`)),
   );
 }
 
 function renderThousandZones(view) {
-  const bids = view.bids.map(([seat, bid]) => `${who(seat)}: ${bid === "pass" ? t("pass") : bid}`).join(", ");
+  const bids = view.bids.map(([seat, bid]) => `${who(seat)}: ${bid === "pass" ? t("web.pass") : bid}`).join(", ");
   const talon = view.talon ? el("div", { class: "cards" }, view.talon.map((c) => cardEl(c, "small")))
     : el("div", { class: "cards" }, [0, 1, 2].map(() => cardBack("small")));
   const trick = view.trick ? view.trick.cards : [];
@@ -156,19 +166,19 @@ function renderThousandZones(view) {
   const lastEl = last ? el("div", { class: "cards" }, last.cards.map(([seat, c]) =>
     el("span", { class: "trick-card" }, cardEl(c, "small"), who(seat))), el("span", {}, `→ ${who(last.winner)}`)) : "—";
   const contract = [];
-  if (view.declarer !== null) contract.push(`${t("declarer")}: ${who(view.declarer)} ${view.contract || view.high_bid}`);
-  if (view.bomb) contract.push(t("bomb"));
-  if (view.trump) contract.push(`${t("trump")}: ${SUITS[view.trump]}`);
+  if (view.declarer !== null) contract.push(`${t("web.declarer")}: ${who(view.declarer)} ${view.contract || view.high_bid}`);
+  if (view.bomb) contract.push(t("web.bomb"));
+  if (view.trump) contract.push(`${t("web.trump")}: ${SUITS[view.trump]}`);
   const marriages = view.marriages.map((m) => `${who(m.seat)} ${m.suit ? SUITS[m.suit] : "A"} ${m.value}`).join(", ");
   const zones = [
-    zone(t("bidding"), el("div", {}, bids || "—"), el("div", {}, contract.join(" · "))),
-    zone(t("talon"), talon),
-    zone(t("trick"), trick.length ? trickEl : el("span", {}, "—")),
-    zone(t("lastTrick"), lastEl),
+    zone(t("web.bidding"), el("div", {}, bids || "—"), el("div", {}, contract.join(" · "))),
+    zone(t("web.talon"), talon),
+    zone(t("web.trick"), trick.length ? trickEl : el("span", {}, "—")),
+    zone(t("web.lastTrick"), lastEl),
   ];
-  if (marriages) zones.push(zone(t("marriages"), el("div", {}, marriages)));
+  if (marriages) zones.push(zone(t("web.marriages"), el("div", {}, marriages)));
   if (view.gifts.length) {
-    zones.push(zone(t("giftsGiven"), el("div", {}, view.gifts.map(([seat, c]) => `${prettyAction(c)} → ${who(seat)}`).join(", "))));
+    zones.push(zone(t("web.giftsGiven"), el("div", {}, view.gifts.map(([seat, c]) => `${prettyAction(c)} → ${who(seat)}`).join(", "))));
   }
   document.getElementById("zones").replaceChildren(...zones);
 }
@@ -215,7 +225,7 @@ function renderHand(view, game, mine) {
   const box = document.getElementById("actions");
   box.replaceChildren();
   if (!mine) {
-    if (msg.seat !== null && !msg.table.over) box.append(el("span", { class: "muted" }, t("noMoves")));
+    if (msg.seat !== null && !msg.table.over) box.append(el("span", { class: "muted" }, t("web.noMoves")));
     return;
   }
   if (game === "thousand") { thousandActions(view, others, box, giving); return; }
@@ -226,27 +236,27 @@ function renderHand(view, game, mine) {
 
 function thousandActions(view, others, box, giving) {
   if (giving) {
-    if (!selected) { box.append(el("span", { class: "muted" }, t("pickGift"))); return; }
+    if (!selected) { box.append(el("span", { class: "muted" }, t("web.pickGift"))); return; }
     const opp = opponents(view);
     for (const [id, text] of others) {
       const [c, k] = text.split(">");
       if (c !== selected) continue;
       box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => { selected = null; send(id); } },
-        `${t("give")} ${prettyAction(c)} → ${who(opp[Number(k) - 1])}`));
+        `${t("web.give")} ${prettyAction(c)} → ${who(opp[Number(k) - 1])}`));
     }
     return;
   }
   const numbers = others.filter(([, text]) => /^\d+$/.test(text));
   if (numbers.length) {
-    const select = el("select", { id: "bid-value", "aria-label": t("bid") },
+    const select = el("select", { id: "bid-value", "aria-label": t("web.bid") },
       numbers.map(([id, text]) => el("option", { value: id }, text)));
     box.append(select, el("button", { class: "act", type: "button", id: "bid-button", onclick: () => send(Number(select.value)) },
-      view.phase === "contract" ? t("setContract") : t("bid")));
+      view.phase === "contract" ? t("web.setContract") : t("web.bid")));
   }
   for (const [id, text] of others) {
     if (/^\d+$/.test(text)) continue;
     let label = prettyAction(text);
-    if (text.endsWith("+")) label = `${prettyAction(text.slice(0, -1))} + ${t("marriage")}`;
+    if (text.endsWith("+")) label = `${prettyAction(text.slice(0, -1))} + ${t("web.marriage")}`;
     box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, label));
   }
 }
@@ -256,11 +266,11 @@ function renderLog(view, game) {
   if (game === "bank") {
     for (const [seat, text] of view.history) items.push(`${who(seat)}: ${prettyAction(text)}`);
   } else {
-    for (const [seat, bid] of view.bids) items.push(`${who(seat)}: ${bid === "pass" ? t("pass") : bid}`);
+    for (const [seat, bid] of view.bids) items.push(`${who(seat)}: ${bid === "pass" ? t("web.pass") : bid}`);
     view.tricks.forEach((trick) => {
-      items.push(`${t("trick")}: ${trick.cards.map(([seat, c]) => `${who(seat)} ${prettyAction(c)}`).join(", ")} → ${who(trick.winner)}`);
+      items.push(`${t("web.trick")}: ${trick.cards.map(([seat, c]) => `${who(seat)} ${prettyAction(c)}`).join(", ")} → ${who(trick.winner)}`);
     });
-    if (view.trick) items.push(`${t("trick")}: ${view.trick.cards.map(([seat, c]) => `${who(seat)} ${prettyAction(c)}`).join(", ")}`);
+    if (view.trick) items.push(`${t("web.trick")}: ${view.trick.cards.map(([seat, c]) => `${who(seat)} ${prettyAction(c)}`).join(", ")}`);
   }
   const log = document.getElementById("log");
   log.replaceChildren(...items.map((text) => el("li", {}, text)));
@@ -269,25 +279,18 @@ function renderLog(view, game) {
 
 function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
 
-// The engine itemises Bank's bonuses (rules 7.2-7.5) in English; the Russian page says them in Russian.
-const BONUS_RU = [
-  [/^place (\d) on a king$/, "$1-е место, закончил королём"],
-  [/^place (\d) with a run of one suit$/, "$1-е место, закончил четырьмя подряд одной масти"],
-  [/^place (\d)$/, "$1-е место"],
-  [/^went out with four of a kind$/, "закончил четырьмя одного значения"],
-];
+// Bank's bonuses (rules 7.2-7.5) in the page's language: the catalog's words of each rule.
+const BONUS_KEYS = { "7.2": "bank.bonus.7.2", "7.3": "bank.bonus.7.3", "7.4": "bank.bonus.7.4", "7.5": "bank.bonus.7.5" };
 
-function bonusText(what) {
-  if (lang() !== "ru") return what;
-  for (const [pattern, text] of BONUS_RU) if (pattern.test(what)) return what.replace(pattern, text);
-  return what;
+function bonusText(rule, what, place) {
+  return BONUS_KEYS[rule] ? t(BONUS_KEYS[rule], { place }) : what;
 }
 
 function bankTable() {
-  const head = [t("deal"), ...names()];
+  const head = [t("web.deal"), ...names()];
   const rows = msg.scores.results.map((r) => [String(r.number), ...names().map((_, seat) => {
-    const extra = r.bonuses[seat].map(([rule, what, points]) => `${bonusText(what)} ${signed(points)} (${rule})`);
-    if (r.penalties[seat]) extra.push(`${t("penalties")} ${signed(-Math.abs(r.penalties[seat]))}`);
+    const extra = r.bonuses[seat].map(([rule, what, points]) => `${bonusText(rule, what, r.places[seat])} ${signed(points)} (${rule})`);
+    if (r.penalties[seat]) extra.push(`${t("web.penalties")} ${signed(-Math.abs(r.penalties[seat]))}`);
     return `${signed(r.scores[seat])} → ${r.totals[seat]}${extra.length ? ` [${extra.join("; ")}]` : ""}`;
   })]);
   return tableEl(head, rows);
@@ -316,7 +319,7 @@ function renderEnd(view, game) {
   if (!msg.table.over) return;
   const winner = game === "bank" ? view.winner : msg.scores.winner;
   document.getElementById("end-body").replaceChildren(
-    el("p", { class: "status" }, `${t("winner")}: ${who(winner)}`), scoresEl(game));
+    el("p", { class: "status" }, `${t("web.winner")}: ${who(winner)}`), scoresEl(game));
   if (!endShown) { document.getElementById("end").classList.remove("hidden"); endShown = true; }
 }
 
