@@ -1,5 +1,5 @@
-"""The translation catalog's tools (Babel; docs/architecture-i18n.md): find the keys the code uses,
-bring the ``.po`` files up to date with them, compile them, and check them.
+"""The translation catalog's tools (Babel; docs/architecture.md, "Text and languages"): find the keys the
+code uses, bring the ``.po`` files up to date with them, compile them, and check them.
 
     .venv/bin/python scripts/i18n.py update    # add the keys the code uses (empty), drop unused ones
     .venv/bin/python scripts/i18n.py compile   # .po -> .mo, what koloda reads at run time

@@ -109,3 +109,42 @@ def test_front_ends_find_games_only_in_the_registry() -> None:
         engines = {m for m in GRAPH[name] if _is_engine(m)}
         allowed = {"koloda.thousand.sheet", "koloda.thousand.scoring", "koloda.thousand.options"}
         assert all(m.startswith(tuple(allowed)) for m in engines), (name, engines)
+
+
+def test_no_bare_koloda_error_is_raised() -> None:
+    # KolodaError is the family's base: code raises one of its kinds, which say what was wrong.
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                func = node.exc.func
+                assert not (isinstance(func, ast.Name) and func.id == "KolodaError"), (name, node.lineno)
+
+
+def test_every_error_class_is_one_of_the_kinds() -> None:
+    import importlib
+
+    from koloda import errors
+
+    kinds = (
+        errors.NotationError,
+        errors.IllegalActionError,
+        errors.OptionsError,
+        errors.RecordError,
+        errors.RequestError,
+        errors.NotFoundError,
+    )
+    found = []
+    skip = ("koloda.__main__", "koloda.store.migrations", "koloda.rl")  # a program, Alembic's, an extra
+    for name in MODULES:
+        if name.startswith(skip):
+            continue
+        for value in vars(importlib.import_module(name)).values():
+            if isinstance(value, type) and issubclass(value, errors.KolodaError):
+                found.append(value)
+                # the web's Refusal is a mixin: each refusal raised is also one of the kinds
+                assert (
+                    value in (errors.KolodaError, *kinds)
+                    or issubclass(value, kinds)
+                    or value.__name__ == "Refusal"
+                )
+    assert len(set(found)) > len(kinds) + 1

@@ -4,7 +4,7 @@
 ``koloda/locale/<lang>/LC_MESSAGES/koloda.po`` (edited by people) and the ``koloda.mo`` compiled from
 it beside it (what runs: ``python scripts/i18n.py compile``; a test fails when a ``.mo`` is stale).
 A message id is a key such as ``bank.cli.winner``, and every key has a text in every language: English
-is a translation like Russian, so both are checked the same way (docs/architecture-i18n.md).
+is a translation like Russian, so both are checked the same way (docs/architecture.md, "Text and languages").
 
 Texts are ``str.format`` templates with named parameters. A plural message (Russian has three forms,
 «1 игрок, 2 игрока, 5 игроков») is chosen by the parameter ``n``, which no other message uses:

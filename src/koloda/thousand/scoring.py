@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from koloda.errors import KolodaError
+from koloda.errors import RecordError
 from koloda.i18n import N_, Lang, Msg, say
 from koloda.thousand.options import ThousandOptions
 
@@ -36,7 +36,7 @@ ACE_MARRIAGE = 200  # S3: the four aces, only with the game's ace_marriage optio
 MINUS = "\u2212"  # the seed writes negative numbers with the minus sign, not a hyphen
 
 
-class ScoringError(KolodaError):
+class ScoringError(RecordError):
     """A deal result that cannot be scored (the book is left unchanged); ``text(lang)`` says why."""
 
 

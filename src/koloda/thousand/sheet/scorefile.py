@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from koloda.errors import KolodaError
+from koloda.errors import KolodaError, RecordError
 from koloda.i18n import N_, Msg
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import DealInput, Gender, ScoreBook, ScoringError, guess_gender
@@ -31,7 +31,7 @@ HEADER_KEYS = frozenset({"players", "preset", "options"})
 DEAL_KEYS = frozenset({"declarer", "bid", "bomb", "points", "marriages", "sitting"})
 
 
-class ScoreFileError(KolodaError):
+class ScoreFileError(RecordError):
     """A score file line that cannot be read or scored; the message names the line."""
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from koloda.errors import KolodaError, NotFoundError, RecordError, RequestError
+from koloda.errors import IllegalActionError, KolodaError, NotFoundError, RecordError, RequestError
 from koloda.i18n import Lang, Msg, say
 from koloda.store import Store
 from koloda.term import Quit, Read, Write, ask
@@ -197,11 +197,11 @@ def _command(sheet: Sheet, text: str, lang: Lang, write: Write) -> None:
     """Handle undo and export; raises _Command when done, KolodaError (asked again) when not understood."""
     words = text.split()
     if not words:
-        raise KolodaError(Msg("sheet.no_command"))
+        raise RequestError(Msg("sheet.no_command"))
     head = words[0].lower()
     if head in UNDO_WORDS:
         if not sheet.book.deals:
-            raise KolodaError(Msg("sheet.nothing_to_undo"))
+            raise IllegalActionError(Msg("sheet.nothing_to_undo"))
         sheet.undo()
         write(say(lang, "sheet.undone"))
         raise _Command
@@ -209,15 +209,15 @@ def _command(sheet: Sheet, text: str, lang: Lang, write: Write) -> None:
         parts = text.split(maxsplit=2)
         fmt = next((f for f in FORMATS if len(parts) == 3 and parts[1] == f), None)
         if fmt is None:
-            raise KolodaError(Msg("sheet.export_usage"))
+            raise RequestError(Msg("sheet.export_usage"))
         path = Path(parts[2])
         try:
             path.write_text(sheet.export(fmt, lang), encoding="utf-8")
         except OSError as exc:
-            raise KolodaError(Msg("sheet.cannot_write", path=path, reason=exc)) from None
+            raise RecordError(Msg("sheet.cannot_write", path=path, reason=exc)) from None
         write(say(lang, "sheet.written", path=path))
         raise _Command
-    raise KolodaError(Msg("sheet.unknown_command", text=repr(text)))
+    raise RequestError(Msg("sheet.unknown_command", text=repr(text)))
 
 
 def _parse_players(text: str) -> list[Player]:
@@ -226,7 +226,7 @@ def _parse_players(text: str) -> list[Player]:
         name, _, gender = item.strip().partition("/")
         code = {"ж": "f", "f": "f", "м": "m", "m": "m", "": None}.get(gender.strip().lower(), "?")
         if code == "?":
-            raise KolodaError(Msg("sheet.bad_gender", item=repr(item.strip())))
+            raise RequestError(Msg("sheet.bad_gender", item=repr(item.strip())))
         players.append(Player.named(name.strip(), code))  # type: ignore[arg-type]  # None, "f" or "m"
     check_players(players)
     return players
@@ -244,7 +244,7 @@ def _seat_parser(sheet: Sheet, default: int | None = None) -> Callable[[str], in
         for seat, name in enumerate(names):
             if text.lower() == name.lower():
                 return seat
-        raise KolodaError(Msg("sheet.no_player", text=repr(text), names=", ".join(names)))
+        raise RequestError(Msg("sheet.no_player", text=repr(text), names=", ".join(names)))
 
     return parse
 
@@ -332,13 +332,13 @@ def _int(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise KolodaError(Msg("sheet.not_whole", text=repr(text))) from None
+        raise RequestError(Msg("sheet.not_whole", text=repr(text))) from None
 
 
 def _int_range(text: str, *, low: int, high: int) -> int:
     value = _int(text)
     if not low <= value <= high:
-        raise KolodaError(Msg("sheet.not_in_range", low=low, high=high, value=value))
+        raise RequestError(Msg("sheet.not_in_range", low=low, high=high, value=value))
     return value
 
 
@@ -348,14 +348,14 @@ def _yes_no(text: str) -> bool:
         return True
     if answer in NO:
         return False
-    raise KolodaError(Msg("sheet.yes_no", text=repr(text)))
+    raise RequestError(Msg("sheet.yes_no", text=repr(text)))
 
 
 def _marriages(text: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
     values = tuple(_int(item) for item in text.replace(",", " ").split())
     for value in values:
         if value not in allowed:
-            raise KolodaError(Msg("sheet.not_marriage", value=value, allowed=", ".join(map(str, allowed))))
+            raise RequestError(Msg("sheet.not_marriage", value=value, allowed=", ".join(map(str, allowed))))
     if len(set(values)) != len(values):
-        raise KolodaError(Msg("sheet.marriage_twice"))
+        raise RequestError(Msg("sheet.marriage_twice"))
     return values
