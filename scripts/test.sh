@@ -5,8 +5,8 @@ set -eu
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install -q -r requirements-dev.txt -e .
-.venv/bin/ruff check src tests bench setup.py
-.venv/bin/ruff format --check src tests bench setup.py
+.venv/bin/ruff check src tests bench scripts setup.py
+.venv/bin/ruff format --check src tests bench scripts setup.py
 .venv/bin/mypy
 # The web tests drive a real Chromium (Debian's; Playwright never downloads a browser here).
 command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }

@@ -1,6 +1,7 @@
 """The one translation catalog (koloda.i18n, docs/architecture.md, "Text and languages"): every key the
-code and the pages use has a text in both languages, with the same parameters and every plural form; the compiled catalog is
-the one the .po files give; and the texts a person reads come from it, not from string literals."""
+code and the pages use has a text in both languages, with the same parameters and every plural form; the
+compiled catalog is the one the .po files give; and the texts a person reads come from it, not from string
+literals."""
 
 from __future__ import annotations
 
