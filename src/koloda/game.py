@@ -240,6 +240,13 @@ def _get(data: dict[str, Any], key: str, kind: type) -> Any:
     return value
 
 
+def check_seat(state: GameState, seat: object) -> int | None:
+    """``seat`` as a seat of this table, or None for a spectator; RequestError for anything else."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
+        raise RequestError(f"bad seat {seat!r}: seats are 0-{state.players - 1}", field="seat")
+    return seat
+
+
 def apply_as(state: GameState, seat: int | None, action: int) -> None:
     """Play ``action`` on behalf of ``seat``: IllegalActionError, and nothing changed, when it is not that
     seat's turn (or not a legal action; the engine says why)."""

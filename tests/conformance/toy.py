@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from koloda.errors import IllegalActionError, NotationError, OptionsError, RecordError, RequestError
-from koloda.game import GameRecord, GameSpec, GameState, Observation, Scope, replay_actions
+from koloda.errors import IllegalActionError, NotationError, OptionsError, RecordError
+from koloda.game import GameRecord, GameSpec, GameState, Observation, Scope, check_seat, replay_actions
 from koloda.i18n import Lang
 from koloda.options import Options
 
@@ -178,8 +178,7 @@ class ToySpec(GameSpec):
 
     def observe(self, state: GameState, seat: int | None) -> ToyObservation:
         s = self.own_state(state, ToyState)
-        if seat is not None and (type(seat) is not int or not 0 <= seat < s.players):
-            raise RequestError(f"bad seat {seat!r}", field="seat")
+        seat = check_seat(s, seat)
         mine = seat is not None and s.current_player == seat
         return ToyObservation(
             seat=seat,

@@ -28,9 +28,9 @@ import copy
 from dataclasses import dataclass
 
 from koloda.bank import tables as T
-from koloda.bank.observe import check_seat
 from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, from_deal, new_game
+from koloda.game import check_seat
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from koloda.bank.scoring import DealResult
 from koloda.bank.state import BankState
 from koloda.cards import DECK_36, Suit
 from koloda.errors import RequestError
-from koloda.game import Observation
+from koloda.game import Observation, check_seat
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,13 +51,6 @@ class BankObservation(Observation):
     history: tuple[tuple[int, str], ...]  # this deal's public actions: (seat, text)
     results: tuple[DealResult, ...]
     winner: int | None
-
-
-def check_seat(state: BankState, seat: object) -> int | None:
-    """``seat`` as a seat of this table (or None for a spectator); RequestError otherwise."""
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-        raise RequestError(f"bad seat {seat!r}: expected 0-{state.players - 1}", field="seat")
-    return seat
 
 
 def visible_hand(state: BankState, seat: int | None) -> int:

@@ -38,7 +38,6 @@ from koloda.bank.observe import (
     BankObservation,
     action_of,
     cards_mask,
-    check_seat,
     laid_cards,
     seat_classes,
 )
@@ -46,6 +45,7 @@ from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState
 from koloda.cards import DECK_36, Suit
 from koloda.errors import IllegalActionError, KolodaError, RecordError, RequestError
+from koloda.game import check_seat
 
 #: Repairs tried on one candidate deal before drawing a fresh one, and fresh candidates before giving up.
 _REPAIRS = 300

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from koloda.errors import RequestError
+from koloda.game import check_seat
 from koloda.thousand.actions import (
     BOMB,
     CARD_IDS,
@@ -30,7 +31,7 @@ from koloda.thousand.actions import (
     FACE_QUEEN,
     GIVE,
 )
-from koloda.thousand.observe import ThousandObservation, check_seat, visible
+from koloda.thousand.observe import ThousandObservation, visible
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import ScoreBook
 from koloda.thousand.state import ThousandState, from_deal, new_game

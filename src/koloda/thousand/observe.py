@@ -22,8 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from koloda.cards import Card, Suit
-from koloda.errors import RequestError
-from koloda.game import Observation
+from koloda.game import Observation, check_seat
 from koloda.thousand.actions import (
     ACE_MARRIAGE_VALUE,
     ACES,
@@ -89,13 +88,6 @@ class ThousandObservation(Observation):
 #: (a bitmask; None while hidden from it, rule G7), and the card given to the declarer's first and second
 #: opponent (-1 when unseen or not given yet). A plain tuple: the tensor builds one every step.
 Visible = tuple[int, int | None, int, int]
-
-
-def check_seat(state: ThousandState, seat: object) -> int | None:
-    """``seat`` as a seat of this table (or None for a spectator); RequestError otherwise."""
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
-        raise RequestError(f"bad seat {seat!r}: seats are 0-{state.players - 1}", field="seat")
-    return seat
 
 
 def visible(state: ThousandState, seat: int | None) -> Visible:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 
 from koloda.errors import IllegalActionError, RecordError
+from koloda.game import check_seat
 from koloda.thousand.actions import (
     ACES,
     BID,
@@ -51,7 +52,7 @@ from koloda.thousand.knowledge import (
     cards_mask,
     knowledge,
 )
-from koloda.thousand.observe import ThousandObservation, check_seat
+from koloda.thousand.observe import ThousandObservation
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.rules import BIDDING
 from koloda.thousand.state import ThousandState
