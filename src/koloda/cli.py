@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from koloda import __version__, registry
+from koloda import __version__, console, registry
 from koloda.banki import cli as banki_cli
 from koloda.bots import tournament
 from koloda.errors import KolodaError, RecordError, RequestError
@@ -100,6 +100,7 @@ def one_line(text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    console.fit_streams()  # a terminal without suits or Cyrillic gets stand-ins, not UnicodeEncodeError
     parser = build_parser()
     args = parser.parse_args(argv)
     func = args.func

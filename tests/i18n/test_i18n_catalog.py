@@ -134,9 +134,11 @@ def test_the_engines_refuse_in_both_languages() -> None:
 # -- the texts a person reads come from the catalog ---------------------------------------------------
 
 #: Cyrillic string literals that are not text but notation or data, by file: what a person may type (input
-#: aliases of moves, events, commands and answers), the Russian letters of cards, and the names that the
-#: Russian verb's gender is guessed from. Anything else in Russian belongs in the catalog.
+#: aliases of moves, events, commands and answers), the Russian letters of cards, the names that the
+#: Russian verb's gender is guessed from, and the alphabet a terminal without Cyrillic gets in Latin letters.
+#: Anything else in Russian belongs in the catalog.
 NOTATION: dict[str, set[str]] = {
+    "console.py": {"абвгдеёжзийклмнопрстуфхцчшщъыьэюя"},
     "bank/actions.py": {"взять", "беру", "брать", "козырь", "пас", "хватит"},
     "bank/cli.py": {"помощь"},
     "banki/cli.py": {"отмена", "состояние", "помощь", "выход"},
