@@ -107,3 +107,24 @@ def test_serve_takes_a_file_path_for_db(tmp_path: Path) -> None:
     with SqlStore(f"sqlite:///{tmp_path / 'games.db'}") as store:
         assert store.load_sheet(1)[0] == ["Аня", "Боря"]
     assert not (tmp_path / "data" / DB_NAME).exists()  # --db, not the data directory
+
+
+def test_koloda_installed_under_a_directory_with_a_percent_sign_opens_its_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Alembic reads the migrations' place through configparser, where "%" is interpolation: a user named
+    # "100%" (C:\Users\100%\...) must still get the store
+    import shutil
+
+    from koloda.store import migrate
+
+    place = tmp_path / "100% koloda" / "migrations"
+    shutil.copytree(migrate.MIGRATIONS, place)
+    monkeypatch.setattr(migrate, "MIGRATIONS", place)
+    migrate._script.cache_clear()
+    try:
+        with SqlStore(f"sqlite:///{tmp_path / 'games.db'}") as store:
+            assert store.path == tmp_path / "games.db"
+        assert migrate._script().dir == str(place)
+    finally:
+        migrate._script.cache_clear()

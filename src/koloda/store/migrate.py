@@ -26,7 +26,9 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 def _config(connection: sa.Connection | None = None) -> Config:
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    # Alembic reads the option through configparser, which takes "%" for interpolation: the package in a
+    # directory with one in its name (a user "100%") must be written with "%%"
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
     if connection is not None:
         config.attributes["connection"] = connection
     return config
