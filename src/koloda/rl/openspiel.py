@@ -19,6 +19,9 @@ Information state strings and tensors have perfect recall of what the player saw
 draws, every public action); observation strings and tensors are the current view (docs/rl.md).
 ``resample_from_infostate`` draws a deal consistent with everything the player has seen
 (:mod:`koloda.bank.worlds`, :mod:`koloda.thousand.worlds`) and replays the history on it.
+
+Needs the extra ``koloda[openspiel]`` (OpenSpiel and ``koloda[rl]``); without it the import raises an
+ImportError that says so.
 """
 
 from __future__ import annotations
@@ -29,7 +32,16 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel  # type: ignore[import-not-found]
+
+try:
+    import pyspiel  # type: ignore[import-not-found]
+except ImportError as exc:  # OpenSpiel is an extra of its own: it has wheels for fewer platforms
+    raise ImportError(
+        f"koloda.rl.openspiel needs OpenSpiel, and 'import pyspiel' failed ({exc}): pip install"
+        " 'koloda[openspiel]' (where OpenSpiel has no wheel for the platform, pip builds it from source:"
+        " https://openspiel.readthedocs.io/en/latest/install.html)",
+        name="pyspiel",
+    ) from exc
 
 from koloda.errors import KolodaError, OptionsError
 from koloda.options import Options
