@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from koloda import __version__, console, registry
+from koloda import __version__, completion, console, registry
 from koloda.banki import cli as banki_cli
 from koloda.bots import tournament
 from koloda.errors import KolodaError, RecordError, RequestError
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     banki_cli.register(subparsers)
     tournament.register(subparsers)
     web_cli.register(subparsers)
+    completion.register(subparsers)
     return parser
 
 
@@ -102,6 +103,7 @@ def one_line(text: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     console.fit_streams()  # a terminal without suits or Cyrillic gets stand-ins, not UnicodeEncodeError
     parser = build_parser()
+    completion.complete(parser)  # the shell asking for completions (koloda completion): answered, exit
     args = parser.parse_args(argv)
     func = args.func
     if func is None:
