@@ -298,40 +298,10 @@ class Smoke:
         )
 
     def serve(self, bin_dir: Path, env: dict[str, str], home: Path) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+        server, port, page = self.start_server(bin_dir, env, home)
         base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(
-            [
-                bin_dir / "koloda",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                self.work / "web.sqlite3",
-                "--bot-delay",
-                "0",
-            ],
-            env=env,
-            cwd=home,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    status, page = http(f"{base}/")
-                    break
-                except OSError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        raise Failure(
-                            f"koloda serve did not answer: {server.communicate(timeout=10)[0]}"
-                        ) from None
-                    time.sleep(0.2)
-            checks = {"/": (status, page)}
+            checks = {"/": (200, page)}
             for path in ("/static/style.css", "/static/table.js", "/sheet", "/banki", "/api/games"):
                 checks[path] = http(base + path)
             checks["POST /api/sheets"] = http(f"{base}/api/sheets", {"players": ["Аня", "Боря", "Вера"]})
@@ -347,13 +317,51 @@ class Smoke:
                 f" a {frame} frame on the websocket"
             )
         finally:
-            server.send_signal(signal.SIGINT)  # what Ctrl+C sends
+            if os.name == "nt":
+                server.terminate()
+            else:
+                server.send_signal(signal.SIGINT)  # what Ctrl+C sends
             try:
                 server.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-                raise Failure("koloda serve did not stop on SIGINT") from None
+                raise Failure("koloda serve did not stop on Ctrl+C") from None
+
+    def start_server(
+        self, bin_dir: Path, env: dict[str, str], home: Path
+    ) -> tuple[subprocess.Popen[str], int, str]:
+        """``koloda serve`` on a free loopback port, answering ``/``: (the process, its port, the page).
+        A port taken between choosing and binding it is tried again with another."""
+        for _attempt in range(3):
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            command = [bin_dir / "koloda", "serve", "--port", str(port), "--db", self.work / "web.sqlite3"]
+            server = subprocess.Popen(
+                [str(part) for part in [*command, "--bot-delay", "0"]],
+                env=env,
+                cwd=home,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            deadline = time.monotonic() + 60
+            while server.poll() is None and time.monotonic() < deadline:
+                try:
+                    status, page = http(f"http://127.0.0.1:{port}/")
+                except OSError:
+                    time.sleep(0.2)
+                    continue
+                if status != 200:
+                    server.kill()
+                    raise Failure(f"koloda serve answered / with {status}: {page[:500]}")
+                return server, port, page
+            server.kill()
+            output = server.communicate()[0]
+            if "address already in use" not in output.lower():
+                raise Failure(f"koloda serve did not answer on port {port}:\n{output[-3000:]}")
+        raise Failure("koloda serve found no free port in three tries")
 
     def websocket(self, bin_dir: Path, env: dict[str, str], port: int) -> str:
         """A table made over HTTP and watched over the websocket (with the environment's own websockets)."""
