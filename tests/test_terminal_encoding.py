@@ -76,6 +76,9 @@ def test_the_stand_ins_read_as_the_text_would() -> None:
     assert console.fallback("штраф −1 = +13 → 13") == "shtraf -1 = +13 -> 13"
     # what cp1252 has stays as it is
     assert console.fallback("«пас» — Т♥", "cp1252") == "«pas» — AH"
+    # a Russian Windows code page has the Cyrillic but no suits: the card still parses (Т is the ace)
+    assert console.fallback("Т♠ → «пас»", "cp1251") == "ТS -> «пас»"
+    assert Card.parse("ТS") == Card.parse("AS")
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

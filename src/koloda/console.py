@@ -45,10 +45,10 @@ HANDLER = "koloda-fallback"
 ALPHABET = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 _LATIN = [
     *("a", "b", "v", "g", "d", "e", "yo", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p"),
-    *("r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "-", "y", "-", "e", "yu", "ya"),
+    *("r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"),
 ]
 CYRILLIC = {
-    letter: case(latin).replace("-", "")
+    letter: case(latin)
     for small, latin in zip(ALPHABET, _LATIN, strict=True)
     for letter, case in ((small, str), (small.upper(), str.capitalize))
 }
