@@ -138,7 +138,7 @@ def _rebuild(state: BankState, upto: int) -> BankState:
     deal = state.explicit_deal
     if deal is not None:
         opts = state.options
-        if opts.trump_choice == "in-turn":
+        if opts.trump_choice != "random":
             opts = opts.replace(trump_choice="random")  # the deal names the suits chosen (rule 3.2)
         base = from_deal(deal, opts, scope=state.scope)
     else:
