@@ -567,7 +567,8 @@ class BankRules:
             return Msg("bank.why.draw_can_move")
         if action == T.PASS:
             if self._phase == EXTRA:
-                return Msg("bank.why.pass_extra")
+                after_run = T.RUN0 <= self._hist[-1] >> 2 < T.DRAW
+                return Msg("bank.why.pass_extra_run") if after_run else Msg("bank.why.pass_extra")
             if legal == [T.DRAW]:
                 return Msg("bank.why.must_draw")
             return Msg("bank.why.pass_can_move")
