@@ -4,7 +4,8 @@ A record (``koloda.game.GameRecord``) stores only the options that differ from t
 that changes would change what an older record means. Each version that changes a default, a name or
 the meaning of a field bumps :data:`RECORD_VERSION` and adds one step here that rewrites a record of the
 version before it into its own terms, so that it replays exactly as it did. ``GameRecord.from_json``
-runs the steps; the store's revision 0003 runs :func:`bank_options_v2` over the tables kept before it.
+runs the steps; the store's revision 0003 runs :func:`bank_options_v2` and :func:`banki_options_v2` over
+the tables and banki games kept before it.
 The steps never change once released (a later version adds a step): they describe the past.
 
 >>> old = {"game": "bank", "version": 1, "options": {"penalty": "variant2", "variant2": "split"}}
@@ -45,6 +46,16 @@ def bank_options_v2(options: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def banki_options_v2(options: Mapping[str, Any]) -> dict[str, Any]:
+    """banki's options of a version-1 record (or a game kept before revision 0003) in version 2's terms.
+
+    Version 2 (issue 16): rule M18's marshal may not be made the driver by any path (``never_drive_ranks``,
+    default ``["marshal"]``; version 1 refused only a tag, so a line foul or a crossed stick made him drive);
+    and a game takes up to 30 players unless it says otherwise (``max_players``: version 1's default was 10).
+    """
+    return {"never_drive_ranks": [], "max_players": 10, **options}
+
+
 def _thousand_deal_v2(deal: Mapping[str, Any]) -> dict[str, Any]:
     """Version 2 (issue 16): an explicit deal is played as given; version 1 dealt it again when rule G4
     voided it (four nines in a hand by default), which ``"redeal": true`` keeps doing."""
@@ -56,6 +67,8 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     options = data.get("options")
     if game == "bank" and isinstance(options, dict):
         data = {**data, "options": bank_options_v2(options)}
+    if game == "banki" and isinstance(options, dict):
+        data = {**data, "options": banki_options_v2(options)}
     deal = data.get("deal")
     if game == "thousand" and isinstance(deal, dict):
         data = {**data, "deal": _thousand_deal_v2(deal)}

@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 from koloda.cli import main
 from koloda.errors import RecordError
 from koloda.game import GameRecord
-from koloda.records import bank_options_v2
+from koloda.records import bank_options_v2, banki_options_v2
 from koloda.registry import get
 from koloda.store import migrate
 from koloda.store.schema import metadata
@@ -150,9 +150,12 @@ def test_every_banki_game_replays_the_same(upgraded: SqlStore, expected: dict[st
     assert upgraded.banki_ids() == [int(key) for key in games]
     with TestClient(create_app(upgraded)) as client:
         for key, was in games.items():
-            assert list(upgraded.load_banki(int(key))) == was["stored"]
+            names, options, seed, events = was["stored"]
+            options = banki_options_v2(options)  # revision 0003: in record version 2's terms
+            assert list(upgraded.load_banki(int(key))) == [names, options, seed, events]
             game = client.get(f"/api/banki/{key}").json()
-            assert game["view"] == was["view"] and game["over"] == was["over"]
+            view = {**was["view"], "options": options, "present": [True] * len(names)}
+            assert game["view"] == view and game["over"] == was["over"]
 
 
 def test_the_upgraded_database_goes_on_like_a_new_one(upgraded: SqlStore, expected: dict[str, Any]) -> None:
