@@ -134,6 +134,10 @@ def test_g9_players_join_and_leave_between_rounds() -> None:
     )
     run(full, "kick Dan 7")
     refused(full, "join Eve", "too_many")
+    marshal = moscow()  # Dan, last in the order, is a marshal: Ann drives when Cat leaves (M18)
+    set_rank(marshal, "Dan", "marshal")
+    run(marshal, "leave Cat")
+    assert marshal.driver_name == "Ann" and marshal.order_names == ["Bob", "Dan"]
 
 
 def test_g8_a_hit_moves_one_rank_up() -> None:

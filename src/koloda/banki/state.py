@@ -404,8 +404,10 @@ class BankiState(RaceRules, PileRules):
         if sum(self.present) <= 2:  # M1: a driver and one thrower at least
             raise self._err(text, "too_few")
         self.present[p] = False
-        if p == self.driver:  # the last in the order, who drove most recently (M9), drives again
-            self.driver = self.order.pop()
+        if p == self.driver:  # the last in the order, who drove most recently (M9), drives again (M18: one
+            may_drive = [s for s in self.order if self.rank_id(s) not in self.options.never_drive_ranks]
+            self.driver = (may_drive or self.order)[-1]  # who may be made the driver at all)
+            self.order.remove(self.driver)
             self._news("news_left_driver", name=self.names[p], driver=self.names[self.driver])
         else:
             self.order.remove(p)
