@@ -274,3 +274,21 @@ def test_the_literal_preset_reads_runs_of_any_suits() -> None:
     """«4 карты, которые идут подряд по достоинству» names no suit: the literal preset takes runs of any
     suits (the bonus of rule 7.5 still needs one suit: «четырьмя последовательными картами одной масти»)."""
     assert BankOptions.preset("literal").runs == "any-suits"
+
+
+def test_every_option_is_in_the_rules_documents_table_and_offered_by_the_lobby() -> None:
+    """Issue 16's checks: every option is in the options table of docs/rules/bank.md with its values, in
+    ``describe()`` and in the schema the web lobby builds its controls from."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "bank.md").read_text(encoding="utf-8")
+    start = doc.index("| option | values | default | rule |")
+    table = doc[start : doc.index("\n\n", start)]
+    listed = re.findall(r"^\| `(\w+)` \| ([^|]+) \|", table, re.MULTILINE)
+    schema = BankOptions.schema()
+    assert [name for name, _ in listed] == [row["name"] for row in schema]
+    assert [name for name, _, _ in BankOptions.describe()] == [row["name"] for row in schema]
+    for (name, values), row in zip(listed, schema, strict=True):
+        for choice in row.get("choices", []):
+            assert f"`{choice}`" in values, (name, choice)

@@ -310,3 +310,9 @@ def test_random_events_are_either_applied_or_refused_without_a_trace(variant: st
             assert state == before
         check_invariants(state)
     assert refusals > 50 and applied > 50, (refusals, applied)
+
+
+def test_every_option_is_named_in_the_rules_document() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "banki.md").read_text(encoding="utf-8")
+    missing = [row["name"] for row in BankiOptions.schema() if f"`{row['name']}`" not in doc]
+    assert missing == []

@@ -210,13 +210,13 @@ READINGS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 def page(deals: int = 2000, matches: int = 200) -> str:
     """The tables of the health page, one per reading of :data:`READINGS`; "deals it changes" compares a
-    reading with its preset, a preset with the defaults."""
+    reading with the same options without its last assignment (a preset: with the defaults)."""
     parts = []
     for what, preset, assignments in READINGS:
         base = BankOptions.preset(preset)
         options = base.with_assignments(assignments)
         how = " ".join([f"--preset {preset}", *(f"--option {a}" for a in assignments)])
-        against = base if assignments else BankOptions()
+        against = base.with_assignments(assignments[:-1]) if assignments else BankOptions()
         parts.append(f"### {what}\n\n`{how}`\n\n{table(deals, matches, options, against)}\n")
     return "\n".join(parts)
 
