@@ -467,6 +467,12 @@ def test_c9_a_guarded_pile_frees_the_driver_and_the_last_to_the_line_drives() ->
     run(state, "last Ann")
     assert state.driver_name == "Ann" and state.order_names == ["Bob", "Dan", "Cat"] and state.round == 2
     assert all(stick is Stick.HAND for stick in state.stick)
+    # M18 in a game that gives the general a marshal's immunity: he is not the one who drives
+    immune = chelyabinsk(never_drive_ranks=("general",))
+    run(immune, "miss Bob pile", "miss Ann pile", "miss Dan pile")
+    set_rank(immune, "Ann", "general")
+    run(immune, "guarded")
+    refused(immune, "last Ann", "never_drives")
 
 
 def test_c10_the_first_marshal_ends_the_game_and_gives_orders() -> None:
