@@ -102,3 +102,43 @@ def test_bad_records_are_named(text: str, message: str) -> None:
 def test_unreadable_record_file(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         GameRecord.load(tmp_path / "missing.json")
+
+
+# -- record versions (koloda.records) ---------------------------------------------------------------------
+
+
+def test_a_version_1_bank_record_is_read_with_the_readings_it_was_played_by() -> None:
+    """Record version 2 changed two of Bank's defaults and renamed rule 7.6's penalties: a version-1 record,
+    which stored only what differed from version 1's defaults, says so in version 2's terms."""
+    old = {"game": "bank", "version": 1, "players": 3, "seed": 4, "actions": [], "options": {}}
+    assert GameRecord.from_json(old).options == {"eight_follow": "any", "trump_king_alone": "taken"}
+    named = {**old, "options": {"penalty": "variant2", "variant2": "per-card", "eight_then": "cover-beneath"}}
+    assert GameRecord.from_json(named).options == {
+        "penalty": "hand-points-and-fine",
+        "fine": "per-card",
+        "eight_then": "cover-beneath",
+        "eight_follow": "any",
+        "trump_king_alone": "taken",
+        "eight_opening": "strict",
+    }
+    record = GameRecord.from_json({**old, "version": 2})
+    assert record.options == {} and record.to_json()["version"] == 2
+    assert GameRecord.from_json({**old, "game": "toy"}).options == {}  # other games: as they were
+
+
+def test_a_version_1_thousand_deal_is_dealt_again_as_it_was() -> None:
+    """Version 1 dealt an explicit deal again when rule G4 voided it; version 2 plays it as given, so a
+    version-1 record's deal keeps its redeal (``"redeal": true``) and replays to the same game."""
+    from koloda.thousand import from_deal, replay
+
+    hands = ["9S 9C 9D 9H AD KD QD", "AH KH QH 10H JH 10C AS", "KS QS 10S JS QC AC KC"]
+    nines = {"dealer": 0, "hands": hands, "talon": "10D JD JC"}
+    redealt = from_deal({**nines, "redeal": True})
+    bid = redealt.action_text(redealt.legal_actions()[0])
+    old = {"game": "thousand", "version": 1, "players": 3, "scope": "deal", "deal": nines, "actions": [bid]}
+    record = GameRecord.from_json(old)
+    assert record.deal == {**nines, "redeal": True}
+    state = replay(record)
+    again = state.record()
+    assert state.hand(0) == redealt.hand(0) and again.deal is not None and again.deal["redeal"] is True
+    assert replay(again) == state

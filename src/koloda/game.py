@@ -28,13 +28,13 @@ from koloda.cards import Card, Suit
 from koloda.errors import IllegalActionError, KolodaError, OptionsError, RecordError, RequestError
 from koloda.i18n import Lang
 from koloda.options import Options
+from koloda.records import RECORD_VERSION, upgrade
 from koloda.term import track
 
 if TYPE_CHECKING:
     from koloda.tensor import TensorEncoder
 
 Scope = Literal["deal", "match"]
-RECORD_VERSION = 1
 
 
 class GameState(Protocol):
@@ -136,6 +136,8 @@ class GameRecord:
 
     The JSON form is ``{"game", "version", "players", "scope", "options", "seed" | "deal", "actions"}``
     with actions in canonical text notation; ``meta`` is free-form (names, dates) and never affects play.
+    A record of an older version is read in the current version's terms (:mod:`koloda.records`), so it
+    replays as it did when it was made.
     """
 
     game: str
@@ -185,8 +187,11 @@ class GameRecord:
         if game is not None and name != game:
             raise RecordError(f"this is a record of {name!r}, not of {game!r}")
         version = data.get("version", RECORD_VERSION)
-        if version != RECORD_VERSION:
-            raise RecordError(f"unsupported record version {version!r} (this koloda reads {RECORD_VERSION})")
+        if type(version) is not int or not 1 <= version <= RECORD_VERSION:
+            raise RecordError(
+                f"unsupported record version {version!r} (this koloda reads 1-{RECORD_VERSION})"
+            )
+        data = upgrade(data)  # an older record in this version's terms (koloda.records)
         players = _get(data, "players", int)
         scope = data.get("scope", "match")
         if scope not in ("deal", "match"):

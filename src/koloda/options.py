@@ -85,6 +85,11 @@ class Options:
     def preset_names(cls) -> list[str]:
         return ["default", *(name for name in cls.PRESETS if name != "default")]
 
+    @classmethod
+    def preset_values(cls) -> dict[str, dict[str, Any]]:
+        """Every preset's options as JSON (what a form shows when a preset is chosen)."""
+        return {name: cls.preset(name).to_dict() for name in cls.preset_names()}
+
     def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed, validated like :meth:`from_mapping`."""
         return type(self).from_mapping({**self.to_dict(), **changes})
@@ -106,6 +111,27 @@ class Options:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping that :meth:`from_mapping` reads back to an equal object."""
         return {field.name: _to_json(getattr(self, field.name)) for field in dataclasses.fields(self)}
+
+    @classmethod
+    def schema(cls) -> list[dict[str, Any]]:
+        """Every option as data for a form (the web pages build their controls from it): ``name``, ``kind``
+        (``choice``, ``bool``, ``int``, ``float``, ``text``, ``list``), ``choices`` of a choice, ``item`` (the
+        kind and choices of a list's items), ``nullable`` and ``default`` (as JSON).
+
+        >>> @dataclasses.dataclass(frozen=True)
+        ... class Demo(Options):
+        ...     mode: Literal["a", "b"] = "a"
+        ...     fines: tuple[int, ...] = (3,)
+        >>> [(row["name"], row["kind"], row.get("choices"), row.get("item")) for row in Demo.schema()]
+        [('mode', 'choice', ['a', 'b'], None), ('fines', 'list', None, {'kind': 'int'})]
+        """
+        hints = _hints(cls)
+        rows = []
+        for field in dataclasses.fields(cls):
+            row: dict[str, Any] = {"name": field.name, **_kind(hints[field.name])}
+            row["default"] = _to_json(field.default if field.default is not dataclasses.MISSING else None)
+            rows.append(row)
+        return rows
 
     @classmethod
     def describe(cls) -> list[tuple[str, str, str]]:
@@ -157,6 +183,20 @@ def _type_text(hint: Any) -> str:
     if hint is type(None):
         return "null"
     return getattr(hint, "__name__", str(hint))
+
+
+def _kind(hint: Any) -> dict[str, Any]:
+    """The form kind of a field's annotation (see :meth:`Options.schema`)."""
+    origin = get_origin(hint)
+    if origin is Literal:
+        return {"kind": "choice", "choices": list(get_args(hint))}
+    if origin in (types.UnionType, typing.Union):
+        args = [arg for arg in get_args(hint) if arg is not type(None)]
+        return {**_kind(args[0]), "nullable": True} if len(args) == 1 else {"kind": "text", "nullable": True}
+    if origin is tuple:
+        return {"kind": "list", "item": _kind(get_args(hint)[0])}
+    names = {bool: "bool", int: "int", float: "float"}
+    return {"kind": names.get(hint, "text")}
 
 
 def _matches(value: Any, hint: Any) -> bool:

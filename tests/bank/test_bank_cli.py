@@ -43,6 +43,22 @@ def test_play_a_whole_match_against_bots(lang: Lang) -> None:
     assert ("Ваши карты" if lang == "ru" else "Your hand") in text
 
 
+@pytest.mark.parametrize("choice", ["in-turn", "in-turn-after-deal"])
+def test_the_human_chooses_his_trump_in_the_terminal(choice: str) -> None:
+    """Rule 3.2, trumps chosen in turn: the terminal asks for the suit (after the deal, showing the cards)."""
+    state = new_game(BankOptions(trump_choice=choice, first_dealer=2, target=40), players=3, seed=3)
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        return state.action_text(state.legal_actions()[-1])
+
+    play_match(state, seat=0, lang="en", bots=_bots(state, 0), read=read, write=out.append)
+    text = "\n".join(out)
+    asked = text.index("Choose your trump suit")
+    assert state.is_over() and "trump ♥" in text
+    assert ("Your hand" in text[:asked]) == (choice == "in-turn-after-deal")  # his cards, if dealt
+
+
 def test_a_wrong_entry_is_explained_and_asked_again() -> None:
     state = new_game(players=2, seed=5, scope="deal")
     legal = state.legal_actions()

@@ -1,4 +1,4 @@
-"""Game health under the default readings stays at the gaps document's figures (docs/rules/bank.md)."""
+"""Game health under the default readings stays at the gaps document's figures (docs/bank-health.md)."""
 
 from __future__ import annotations
 

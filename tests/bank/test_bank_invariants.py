@@ -203,11 +203,15 @@ def reference_legal(state: BankState) -> list[int]:
         opening = state.opening and opts.opening == "free" and card // 9 == t // 9
         return opening or T.covers(card, t, (classes[0], classes[1], classes[2], classes[3]), free_two)
 
-    acts = [card for card in hand if covers(card) or card % 9 == T.EIGHT]
+    extra = state._phase == 2
+    last = state.actions[-1] if extra else -1
+    # rule 4.5, eight_follow=card: after an 8 only one single card that covers
+    single = extra and last < T.FOUR0 and opts.eight_follow == "card"
+    acts = [card for card in hand if covers(card) or (card % 9 == T.EIGHT and not single)]
     for face in range(9):
-        if all(s * 9 + face in hand for s in range(4)):
+        if all(s * 9 + face in hand for s in range(4)) and not single:
             acts += [T.FOUR0 + s * 9 + face for s in range(4)]
-    for combo in itertools.combinations(hand, 4):
+    for combo in () if single else itertools.combinations(hand, 4):
         cards = sorted(combo, key=lambda card: T.FACE_ORD[card % 9])
         ords = [T.FACE_ORD[card % 9] for card in cards]
         if ords != list(range(ords[0], ords[0] + 4)):
@@ -220,9 +224,13 @@ def reference_legal(state: BankState) -> list[int]:
                 acts.append(run_id(ords[0], suits, high))
     if not acts:
         return [DRAW] if state._phase == 0 and state.stock else [PASS]
-    after_four = T.FOUR0 <= state.actions[-1] < T.RUN0 if state._phase == 2 else False
-    if state._phase == 2 and not (opts.four_extra_move == "compulsory" and after_four):
-        acts.append(PASS)  # rules 4.5-4.7: adding nothing is allowed, unless rule 4.6's option forbids it
+    must = (T.FOUR0 <= last < T.RUN0 and opts.four_extra_move == "compulsory") or (
+        T.RUN0 <= last < DRAW and opts.run_extra == "compulsory"
+    )
+    if extra and not must:
+        acts.append(
+            PASS
+        )  # rules 4.5-4.7: adding nothing is allowed, unless rule 4.6's or 4.7's option forbids it
     return sorted(acts)
 
 

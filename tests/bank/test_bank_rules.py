@@ -457,7 +457,7 @@ def test_rule_7_5_going_out_with_a_run_of_one_suit() -> None:
     assert ("7.5", "place 1 with a run of one suit", 30) in state.results[-1].bonuses[0]
 
 
-@pytest.mark.parametrize(("penalty", "fine"), [("none", 0), ("variant1", 24)])
+@pytest.mark.parametrize(("penalty", "fine"), [("none", 0), ("hand-points", 24)])
 def test_rule_7_6_points_left_in_hand(penalty: str, fine: int) -> None:
     state = deal([["JS"], ["AH", "AD"]], "QS", dealer=1, penalty=penalty)
     play(state, "JS")
@@ -468,16 +468,16 @@ def test_rule_7_6_points_left_in_hand(penalty: str, fine: int) -> None:
 @pytest.mark.parametrize(
     ("options", "fine"),
     [
-        ({"penalty": "variant2", "variant2": "fixed", "penalty_fixed": 15}, 13 + 15),
-        ({"penalty": "variant2", "variant2": "per-card", "penalty_per_card": 6}, 13 + 6 * 3),
-        ({"penalty": "variant2", "variant2": "split", "penalty_per_card": 3}, 13 + 3 * 1),
+        ({"penalty": "hand-points-and-fine", "fine": "fixed", "penalty_fixed": 15}, 13 + 15),
+        ({"penalty": "hand-points-and-fine", "fine": "per-card", "penalty_per_card": 6}, 13 + 6 * 3),
+        ({"penalty": "hand-points-and-fine", "fine": "split", "penalty_per_card": 3}, 13 + 3 * 1),
     ],
 )
 def test_rule_7_7_penalty_variants(options: dict[str, Any], fine: int) -> None:
     state = deal([["JS"], ["AH", "JD", "7C"]], "QS", dealer=1, **options)
     play(state, "JS")
     assert state.results[-1].penalties == (0, fine)
-    pointless = deal([["JS"], ["7C", "8D"]], "QS", dealer=1, penalty="variant2", variant2="split")
+    pointless = deal([["JS"], ["7C", "8D"]], "QS", dealer=1, penalty="hand-points-and-fine", fine="split")
     play(pointless, "JS")
     assert pointless.results[-1].penalties == (0, 3 * 2 + 31)  # a pointless hand adds the fixed amount
 

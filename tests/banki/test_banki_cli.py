@@ -155,7 +155,7 @@ def test_bad_command_lines_fail_cleanly(
     assert main(["banki", "new", "Ann", "Bob", "Cat", "Dan", "--set", "spear_jump=always"]) == 2
     assert "'spear_jump' must be" in capsys.readouterr().err
     assert main(["banki", "new", "Ann", "Bob", "Cat"]) == 2
-    assert "4 to 10 players" in capsys.readouterr().err
+    assert "4 to 30 players" in capsys.readouterr().err
     assert stored_ids() == []  # nothing was started
     broken = tmp_path / "broken.json"
     broken.write_text('{"game": "banki", "players": 4, "seed": 1, "actions": ["hit Ann"], '

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from banki_helpers import chelyabinsk, game, moscow, rank, refused, run, seat, set_rank
 
-from koloda.banki import BankiOptions, Phase, Stick, new_game
+from koloda.banki import BankiOptions, Phase, Stick, new_game, replay
 from koloda.banki.view import what_next
 from koloda.errors import OptionsError
 
@@ -16,10 +16,17 @@ from koloda.errors import OptionsError
 
 
 def test_g1_number_of_players() -> None:
-    with pytest.raises(OptionsError, match="4 to 10 players"):
+    """«4-10 žmonių žaidė „stick-bankus“» describes the yards; M1 sets no cap («Kiek jums patinka, plius
+    vienas vairuotojas»), so the referee takes up to its own limit of 30 unless ``max_players`` says less."""
+    with pytest.raises(OptionsError, match="4 to 30 players"):
         game(names=["Ann", "Bob", "Cat"])
+    assert len(game(names=[f"P{i}" for i in range(11)]).names) == 11
+    with pytest.raises(OptionsError, match="not 31"):
+        game(names=[f"P{i}" for i in range(31)])
     with pytest.raises(OptionsError, match="not 11"):
-        game(names=[f"P{i}" for i in range(11)])
+        game(names=[f"P{i}" for i in range(11)], max_players=10)
+    with pytest.raises(OptionsError, match="max_players <= 30"):
+        BankiOptions(max_players=31)
     assert len(game(names=["Ann", "Bob"], min_players=2).names) == 2
 
 
@@ -90,6 +97,49 @@ def test_g7_crossed_sticks_make_the_top_thrower_the_driver() -> None:
     refused(later, "cross Dan Ann", "cross_nothing")  # only right after the throw
 
 
+def test_g9_players_join_and_leave_between_rounds() -> None:
+    """The text is silent on a yard where players come and go. Between rounds (before a round's first
+    event) ``join NAME`` brings a newcomer in on the first rank, throwing last (as a former driver does,
+    M9); ``leave NAME`` takes a player out; a driver who leaves is replaced by the last in the order, who
+    drove most recently; one who comes back keeps his rank and throws last."""
+    state = moscow()  # Cat drives; order Bob, Ann, Dan; round 1 has had no event yet
+    run(state, "join Eve")
+    assert state.order_names == ["Bob", "Ann", "Dan", "Eve"] and rank(state, "Eve") == "private"
+    run(state, "hit Bob")
+    refused(state, "join Fay", "not_between_rounds")
+    refused(state, "leave Ann", "not_between_rounds")
+    run(
+        state,
+        "reset",
+        "miss Ann",
+        "miss Dan",
+        "miss Eve",
+        *(f"back {n}" for n in ("Bob", "Ann", "Dan", "Eve")),
+    )
+    assert state.round == 2 and rank(state, "Bob") == "corporal"
+    run(state, "leave Bob")
+    assert state.order_names == ["Ann", "Dan", "Eve"] and not state.present[seat(state, "Bob")]
+    refused(state, "hit Bob", "has_left")
+    refused(state, "join Ann", "already_playing")
+    run(state, "leave Cat")  # the driver leaves: Eve, last in the order, drives
+    assert state.driver_name == "Eve" and state.order_names == ["Ann", "Dan"]
+    run(state, "join bob")  # names are matched whatever their case
+    assert state.order_names == ["Ann", "Dan", "Bob"] and rank(state, "Bob") == "corporal"
+    run(state, "leave Ann", "leave Dan")
+    refused(state, "leave Bob", "too_few")  # a driver and one thrower stay (M1)
+    again = replay(state.record())
+    assert again == state and again.record().meta["names"] == ["Ann", "Bob", "Cat", "Dan"]
+    full = run(
+        game(names=["Ann", "Bob", "Cat", "Dan"], max_players=4), "kick Ann 9", "kick Bob 12", "kick Cat 4"
+    )
+    run(full, "kick Dan 7")
+    refused(full, "join Eve", "too_many")
+    marshal = moscow()  # Dan, last in the order, is a marshal: Ann drives when Cat leaves (M18)
+    set_rank(marshal, "Dan", "marshal")
+    run(marshal, "leave Cat")
+    assert marshal.driver_name == "Ann" and marshal.order_names == ["Bob", "Dan"]
+
+
 def test_g8_a_hit_moves_one_rank_up() -> None:
     state = run(moscow(), "hit Bob", "reset", "miss Ann", "miss Dan", "back Bob", "back Ann", "back Dan")
     assert rank(state, "Bob") == "corporal"
@@ -131,6 +181,11 @@ def test_m4_one_throw_each_in_turn_and_the_can_is_put_back_after_a_hit() -> None
 
 
 def test_m5_after_the_throws_everyone_fetches_even_if_nobody_hit() -> None:
+    """«Arklyje niekas negali numušti skardinės – šiaip po visų metimų reikia eiti pagal lazdas»: "if in a
+    round nobody knocks the can down, after all the throws everybody still goes for his stick" — a
+    condition, not a ban on hitting: the race follows the last throw with or without a hit."""
+    hit = run(moscow(), "miss Bob", "hit Ann", "reset", "miss Dan")
+    assert hit.phase is Phase.RACE
     state = run(moscow(), "miss Bob", "miss Ann", "miss Dan")
     assert state.phase is Phase.RACE
     assert all(state.stick[seat(state, n)] is Stick.FIELD for n in ("Ann", "Bob", "Dan"))
@@ -200,6 +255,25 @@ def test_m13_stepping_back_over_the_line_is_a_foul() -> None:
     assert state.driver_name == "Bob"
 
 
+def test_m14_the_ladder_of_card_ranks() -> None:
+    """«Laipsniai buvo skirtingi – nuo armijos (kareivis, karininkas, generolas ir kt.) iki kortų (devynių
+    tūzų-Dievas)» and G3's «kareivis (devynis)», «generolas (karalius)»: the preset ``cards`` climbs nine,
+    ten, jack, queen, king, ace to "god"; a king is tagged on the heels only, like the general."""
+    options = BankiOptions.preset("cards")
+    assert options.ranks == ("nine", "ten", "jack", "queen", "king", "ace", "god")
+    state = run(
+        game("cards"), "kick Ann 9", "kick Bob 12", "kick Cat 4", "kick Dan 7", "miss Bob", "miss Ann"
+    )
+    run(state, "miss Dan")
+    set_rank(state, "Ann", "king")
+    refused(state, "tag Ann stick torso", "cant_tag_part")
+    run(state, "tag Ann stick heel")
+    set_rank(state, "Bob", "ace")
+    run(state, "knock Cat")
+    assert state.driver_name == "Ann"
+    assert rank(state, "Ann") == "king" and BankiOptions.preset("cards").lines[-1] == 2
+
+
 def test_m14_the_ladder_of_ranks() -> None:
     assert BankiOptions().ranks == (
         "private", "corporal", "sergeant", "lieutenant", "captain",
@@ -229,10 +303,29 @@ def test_m15_a_lieutenants_spear_hit_jumps_a_rank() -> None:
 
 
 def test_m16_a_colonel_is_tagged_only_with_a_stick() -> None:
+    """«pulkininkas. Negalite druskos be pagaliuko.»: "you may not tag him without a stick" — with the
+    driver's stick only (the default); or, read as "not while he has no stick in his hand" (the preset
+    ``moscow-stick-in-hand``, ``tag_means`` ``holding``), by either means once ``pick NAME`` says he has
+    picked his stick up on the field."""
     state = run(moscow(), "miss Bob", "miss Ann", "miss Dan")
     set_rank(state, "Ann", "colonel")
     refused(state, "tag Ann hand torso", "cant_tag_means")
+    refused(state, "pick Ann", "pick_unused")  # nothing depends on it under this reading
     run(state, "tag Ann stick torso")
+    holding = run(game("moscow-stick-in-hand"), "kick Ann 9", "kick Bob 12", "kick Cat 4", "kick Dan 7")
+    run(holding, "miss Bob", "miss Ann", "miss Dan")
+    set_rank(holding, "Ann", "colonel")
+    assert not holding.taggable(seat(holding, "Ann"))
+    refused(holding, "tag Ann stick torso", "cant_tag_unarmed")
+    refused(holding, "pick Cat", "is_driver")
+    run(holding, "pick Ann")
+    assert holding.stick[seat(holding, "Ann")] is Stick.CARRIED and holding.taggable(seat(holding, "Ann"))
+    refused(holding, "pick Ann", "pick_not_field")
+    run(holding, "tag Ann hand torso")
+    assert holding.tagged == seat(holding, "Ann")
+    home = run(game("moscow-stick-in-hand"), "kick Ann 9", "kick Bob 12", "kick Cat 4", "kick Dan 7")
+    run(home, "miss Bob", "miss Ann", "miss Dan", "pick Ann", "back Ann")  # back with it: safe
+    assert home.stick[seat(home, "Ann")] is Stick.HAND
 
 
 def test_m17_a_general_is_not_tagged_with_a_stick() -> None:
@@ -253,6 +346,27 @@ def test_m18_a_marshal_is_never_tagged_may_not_knock_and_may_fetch_others_sticks
     refused(state, "bring Ann Bob", "is_tagged")
     run(state, "bring Ann Dan")
     assert state.stick[seat(state, "Dan")] is Stick.HAND
+
+
+def test_m18_a_marshal_never_becomes_the_driver() -> None:
+    """«maršalka. Jo visai negalima sūdyti»: "he may not be tagged at all" — read as "he is never sent to
+    the cans": every path that would make a marshal drive is refused, a tag (above), a foul of the line
+    (M13) or of another's stick (M12, which he may fetch anyway), and a crossed stick (G7)."""
+    state = run(moscow(), "miss Bob", "miss Ann", "miss Dan")
+    set_rank(state, "Ann", "marshal")
+    run(state, "back Ann")
+    refused(state, "foul Ann line", "never_drives")
+    refused(state, "foul Ann grab", "foul_fetcher")
+    crossed = run(moscow(), "miss Bob")
+    set_rank(crossed, "Ann", "marshal")
+    run(crossed, "miss Ann")
+    refused(crossed, "cross Ann Bob", "never_drives")
+    old = run(moscow(never_drive_ranks=()), "miss Bob", "miss Ann", "miss Dan")  # record version 1
+    set_rank(old, "Ann", "marshal")
+    run(old, "back Ann", "foul Ann line")
+    assert old.driver_name == "Ann"
+    with pytest.raises(OptionsError, match="may not be tagged either"):
+        BankiOptions(never_drive_ranks=("general",))
 
 
 def test_m19_reaching_the_last_line_ends_the_game() -> None:
@@ -353,6 +467,12 @@ def test_c9_a_guarded_pile_frees_the_driver_and_the_last_to_the_line_drives() ->
     run(state, "last Ann")
     assert state.driver_name == "Ann" and state.order_names == ["Bob", "Dan", "Cat"] and state.round == 2
     assert all(stick is Stick.HAND for stick in state.stick)
+    # M18 in a game that gives the general a marshal's immunity: he is not the one who drives
+    immune = chelyabinsk(never_drive_ranks=("general",))
+    run(immune, "miss Bob pile", "miss Ann pile", "miss Dan pile")
+    set_rank(immune, "Ann", "general")
+    run(immune, "guarded")
+    refused(immune, "last Ann", "never_drives")
 
 
 def test_c10_the_first_marshal_ends_the_game_and_gives_orders() -> None:

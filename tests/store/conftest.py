@@ -16,9 +16,9 @@ from store_helpers import FIXTURES, LEGACY_DIR, RELEASE_DB
 warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette's TestClient still works with httpx
 import starlette.testclient  # noqa: E402, F401  # imported once here, where the filter holds
 
-# Not test modules: make_fixtures.py (it needs the code of 0.1.0) and this file (--doctest-modules would
-# import it as "conftest", a name tests/web/conftest.py has already taken).
-collect_ignore = ["fixtures/make_fixtures.py", "conftest.py"]
+# Not test modules: make_fixtures.py and make_revision_0002.py (they need the code of older commits) and
+# this file (--doctest-modules would import it as "conftest", a name tests/web/conftest.py has taken).
+collect_ignore = ["fixtures/make_fixtures.py", "fixtures/make_revision_0002.py", "conftest.py"]
 
 
 @pytest.fixture

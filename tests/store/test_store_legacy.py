@@ -15,6 +15,7 @@ from koloda.banki import new_game, saved
 from koloda.banki.view import describe
 from koloda.cli import main
 from koloda.errors import RecordError
+from koloda.records import banki_options_v2
 from koloda.store.legacy import import_banki_file
 from koloda.store.open import open_store
 from koloda.store.sql import SqlStore
@@ -46,7 +47,7 @@ def check_banki_game(store: SqlStore, game_id: int, was: dict[str, Any]) -> None
     assert (list(state.names), state.seed, state.options.to_dict()) == (
         was["names"],
         was["seed"],
-        was["options"],
+        banki_options_v2(was["options"]),  # read in record version 2's terms (koloda.records)
     )
     assert {lang: describe(state, lang) for lang in ("en", "ru")} == was["describe"]
     assert state.is_over() == was["over"]

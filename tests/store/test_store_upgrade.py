@@ -3,6 +3,8 @@ cannot be opened or upgraded is refused in one line with nothing changed."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from starlette.testclient import TestClient
 from koloda.cli import main
 from koloda.errors import RecordError
 from koloda.game import GameRecord
+from koloda.records import bank_options_v2, banki_options_v2
 from koloda.registry import get
 from koloda.store import migrate
 from koloda.store.schema import metadata
@@ -27,6 +30,7 @@ from koloda.thousand.sheet.terminal import Sheet
 from koloda.web.app import create_app
 
 BANKI_TABLES = ("banki_events", "banki_games")
+REVISION_0002 = Path(__file__).parent / "fixtures" / "revision-0002"
 
 
 def url(path: Path) -> str:
@@ -65,6 +69,12 @@ def test_every_table_replays_to_the_same_state(upgraded: SqlStore, expected: dic
     with TestClient(create_app(upgraded, bot_delay=60)) as client:
         for key, was in tables.items():
             record = upgraded.load_table(int(key))
+            if record.game == "bank":  # revision 0003: Bank's options in record version 2's terms
+                options = bank_options_v2(was["record"]["options"])
+                was = {**was, "record": {**was["record"], "options": options}}
+                was["info"] = {**was["info"], "options": options}
+                spectator = was["spectator"]
+                was["spectator"] = {**spectator, "table": {**spectator["table"], "options": options}}
             assert {
                 "game": record.game,
                 "players": record.players,
@@ -86,6 +96,41 @@ def test_every_table_replays_to_the_same_state(upgraded: SqlStore, expected: dic
             assert {name: frame[name] for name in was["spectator"]} == was["spectator"]
 
 
+def test_bank_tables_kept_at_revision_0002_keep_their_meaning(tmp_path: Path) -> None:
+    """Revision 0003 writes the readings a Bank table was played by into its options (record version 2
+    changed two defaults and a reading, and renamed the penalties): every table made at revision 0002 (by
+    ``fixtures/make_revision_0002.py`` on the code of 72595d5) replays to the same position and scores."""
+    path = tmp_path / "koloda-web.sqlite3"
+    shutil.copyfile(REVISION_0002 / "koloda-web.sqlite3", path)
+    assert version(path) == "0002"
+    expected = json.loads((REVISION_0002 / "expected.json").read_text(encoding="utf-8"))
+    with SqlStore(url(path)) as store:
+        assert version(path) == migrate.head()
+        for key, was in expected.items():
+            record = store.load_table(int(key))
+            assert record.options == bank_options_v2(was["options"])
+            game = GameRecord("bank", record.players, record.options, record.actions, seed=record.seed)
+            state = get("bank").replay(game)
+            assert state.returns() == was["returns"] and state.current_player == was["to_move"], was["what"]
+            assert sorted(state.action_text(a) for a in state.legal_actions()) == was["legal"], was["what"]
+            assert [r.to_json() for r in state.results] == was["results"], was["what"]  # type: ignore[attr-defined]
+            new = ("eight_follow", "trump_king_alone", "eight_opening")
+            plain = {k: v for k, v in record.options.items() if k not in new}
+            assert _replays_otherwise(
+                GameRecord("bank", record.players, plain, record.actions, seed=record.seed), was
+            )
+
+
+def _replays_otherwise(record: GameRecord, was: dict[str, Any]) -> bool:
+    """Whether a record read with the new defaults does not replay, or ends elsewhere than it did."""
+    try:
+        state = get("bank").replay(record)
+    except RecordError:
+        return True
+    legal = sorted(state.action_text(a) for a in state.legal_actions())
+    return state.returns() != was["returns"] or legal != was["legal"]
+
+
 def test_every_sheet_scores_the_same_in_the_browser_and_the_terminal(
     upgraded: SqlStore, expected: dict[str, Any]
 ) -> None:
@@ -105,9 +150,12 @@ def test_every_banki_game_replays_the_same(upgraded: SqlStore, expected: dict[st
     assert upgraded.banki_ids() == [int(key) for key in games]
     with TestClient(create_app(upgraded)) as client:
         for key, was in games.items():
-            assert list(upgraded.load_banki(int(key))) == was["stored"]
+            names, options, seed, events = was["stored"]
+            options = banki_options_v2(options)  # revision 0003: in record version 2's terms
+            assert list(upgraded.load_banki(int(key))) == [names, options, seed, events]
             game = client.get(f"/api/banki/{key}").json()
-            assert game["view"] == was["view"] and game["over"] == was["over"]
+            view = {**was["view"], "options": options, "present": [True] * len(names)}
+            assert game["view"] == view and game["over"] == was["over"]
 
 
 def test_the_upgraded_database_goes_on_like_a_new_one(upgraded: SqlStore, expected: dict[str, Any]) -> None:
@@ -171,7 +219,7 @@ def test_a_database_of_a_newer_koloda_is_refused(tmp_path: Path) -> None:
     SqlStore(url(path)).close()
     with sqlite3.connect(path) as db:
         db.execute("UPDATE alembic_version SET version_num = '0099'")
-    refused(path, r"made by a newer koloda \(schema revision '0099'; this one knows up to '0002'\)")
+    refused(path, r"made by a newer koloda \(schema revision '0099'; this one knows up to '0003'\)")
 
 
 def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:

@@ -164,12 +164,38 @@ NINES = {
 
 
 def test_g4_four_nines_are_dealt_again() -> None:
+    """[notes]: «Redeal conditions (variants): four nines in a hand; ...». A shuffled deal with four nines in
+    one hand is dealt again by the same dealer; an explicit deal asks for it with ``"redeal": true``."""
     nines = cards("9S 9C 9D 9H")
-    state = from_deal(NINES)
+    state = from_deal(NINES | {"redeal": True})
     assert state.hand(0) != cards("9S 9C 9D 9H AD KD QD")  # redealt from the deal's seed
     assert not any(set(nines) <= set(state.hand(seat)) for seat in range(3))
-    kept = from_deal(NINES, ThousandOptions(redeal_four_nines=False))
+    assert state.explicit_deal is not None and state.explicit_deal["redeal"] is True
+    kept = from_deal(NINES | {"redeal": True}, ThousandOptions(redeal_four_nines=False))
     assert kept.hand(0) == cards("9S 9C 9D 9H AD KD QD")
+    shuffled = next(s for s in range(2000) if _void_first_shuffle(s))  # a seed whose first shuffle is void
+    game = new_game(seed=shuffled)
+    assert game.dealer == 0 and not any(set(nines) <= set(game.hand(seat)) for seat in range(3))
+
+
+def _void_first_shuffle(seed: int) -> bool:
+    from koloda.thousand.deal import is_void, shuffle
+
+    return is_void(ThousandOptions(), *shuffle(seed=seed, number=0, dealer=0, players=3))
+
+
+def test_g4_an_explicit_deal_is_played_as_given() -> None:
+    """[notes]: «Redeal conditions (variants): four nines in a hand; ...». An explicit position
+    (``from_deal``, a record's ``deal``) is the position asked for: it is played as given, four nines and
+    all (issue 16); only ``"redeal": true`` applies rule G4 to it, as koloda did before record version 2."""
+    state = from_deal(NINES)
+    assert state.hand(0) == cards("9S 9C 9D 9H AD KD QD")
+    assert state.explicit_deal is not None and "redeal" not in state.explicit_deal
+    assert from_deal(POOR_TALON, ThousandOptions(redeal_talon_under=6)).hand(0) == cards(
+        "QC 10C JC 10D AD KD QD"
+    )
+    with pytest.raises(RecordError, match="'redeal' must be true or false"):
+        from_deal(NINES | {"redeal": "yes"})
 
 
 POOR_TALON = {
@@ -182,24 +208,29 @@ WEAK_HAND = {
     "hands": ["10C QC KC AC AD KD QD", "AH KH QH 10H JH 9H AS", "9S JS QS 9C JC 9D JD"],  # seat 2: 9 points
     "talon": "KS 10S 10D",
 }
+REDEAL = {"redeal": True}
 
 
 def test_g4_poor_talon_and_weak_hand() -> None:
-    assert from_deal(POOR_TALON).hand(0) == cards("QC 10C JC 10D AD KD QD")
-    assert from_deal(POOR_TALON, ThousandOptions(redeal_talon_under=6)).hand(0) != cards(
+    assert from_deal(POOR_TALON | REDEAL).hand(0) == cards("QC 10C JC 10D AD KD QD")
+    assert from_deal(POOR_TALON | REDEAL, ThousandOptions(redeal_talon_under=6)).hand(0) != cards(
         "QC 10C JC 10D AD KD QD"
     )
-    assert from_deal(POOR_TALON, ThousandOptions(redeal_talon_under=2)).hand(0) == cards(
+    assert from_deal(POOR_TALON | REDEAL, ThousandOptions(redeal_talon_under=2)).hand(0) == cards(
         "QC 10C JC 10D AD KD QD"
     )
     two_nines = ThousandOptions(redeal_talon_two_nines=True)
-    assert from_deal(POOR_TALON, two_nines).hand(0) != cards("QC 10C JC 10D AD KD QD")
-    assert from_deal(DEAL, two_nines).hand(0) == cards("QC 10C JC 9C AD KD QD")  # one nine in the talon
-    assert from_deal(WEAK_HAND).hand(2) == cards("9S JS QS 9C JC 9D JD")
-    assert from_deal(WEAK_HAND, ThousandOptions(redeal_hand_under=13)).hand(2) != cards(
+    assert from_deal(POOR_TALON | REDEAL, two_nines).hand(0) != cards("QC 10C JC 10D AD KD QD")
+    assert from_deal(DEAL | REDEAL, two_nines).hand(0) == cards(
+        "QC 10C JC 9C AD KD QD"
+    )  # one nine in the talon
+    assert from_deal(WEAK_HAND | REDEAL).hand(2) == cards("9S JS QS 9C JC 9D JD")
+    assert from_deal(WEAK_HAND | REDEAL, ThousandOptions(redeal_hand_under=13)).hand(2) != cards(
         "9S JS QS 9C JC 9D JD"
     )
-    assert from_deal(WEAK_HAND, ThousandOptions(redeal_hand_under=9)).hand(2) == cards("9S JS QS 9C JC 9D JD")
+    assert from_deal(WEAK_HAND | REDEAL, ThousandOptions(redeal_hand_under=9)).hand(2) == cards(
+        "9S JS QS 9C JC 9D JD"
+    )
 
 
 def test_g4_silly_thresholds_are_refused() -> None:

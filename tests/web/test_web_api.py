@@ -40,6 +40,21 @@ def test_games_lists_both_games_presets_options_and_levels(client: TestClient) -
     assert games["thousand"]["defaults"]["target"] == 1000
 
 
+def test_the_lobby_form_gets_every_option_with_its_choices_and_each_presets_values(
+    client: TestClient,
+) -> None:
+    from koloda.bank import BankOptions
+
+    bank = client.get("/api/games").json()["bank"]
+    schema = {row["name"]: row for row in bank["schema"]}
+    assert list(schema) == [field for field, _, _ in BankOptions.describe()]  # every option, the new ones too
+    assert schema["eight_follow"] == {"name": "eight_follow", "kind": "choice", "choices": ["card", "any"],
+                                      "default": "card"}  # fmt: skip
+    assert schema["first_dealer"]["nullable"] and schema["trump_suits"]["item"] == {"kind": "text"}
+    assert bank["preset_values"]["literal"]["runs"] == "any-suits"
+    assert set(bank["preset_values"]) == set(bank["presets"])
+
+
 def test_create_table_gives_each_human_seat_a_secret_link(client: TestClient) -> None:
     made = create(
         client,

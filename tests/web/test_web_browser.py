@@ -73,9 +73,16 @@ def test_bank_deal_against_three_bots_by_clicking(server: Server, page: Any) -> 
         "target" in page.text_content("#create-error") and httpx.get(server.url + "/api/tables").json() == []
     )
     page.fill("#options", "")
+    # every rule of the game has a control, filled with the preset's values (issue 16)
+    page.select_option("#preset", "literal")
+    assert page.input_value("[data-option='runs']") == '"any-suits"'
+    page.select_option("#preset", "default")
+    page.select_option("[data-option='eight_follow']", '"any"')
     shot(page, "lobby")
     page.click("#create")
     page.wait_for_selector(".seat-link")
+    made = httpx.get(server.url + "/api/tables").json()[0]
+    assert httpx.get(f"{server.url}/api/tables/{made['id']}").json()["options"]["eight_follow"] == "any"
     # unnamed seats are named in the page's language (Russian by default)
     assert [seat["name"] for seat in httpx.get(server.url + "/api/tables").json()[0]["seats"]] == [
         "Аня",

@@ -1,4 +1,4 @@
-"""Bank's action space and its notation (docs/rules/bank.md, "Action space").
+"""Bank's action space and its notation (docs/api.md, "Bank's action space").
 
 Actions are ints: 0-35 one card, then four of a kind by its top card, runs, ``draw``, ``pass`` and the
 four trump choices of rule 3.2 (the ids are in :mod:`koloda.bank.tables`). The canonical text of an

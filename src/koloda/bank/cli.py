@@ -134,7 +134,7 @@ def play_match(
         player = state.current_player
         assert player is not None
         view = observe(state, player)
-        if view.deal != deal_shown:
+        if view.deal != deal_shown and view.phase != "choose-trump":  # trumps chosen after the deal: then
             deal_shown = view.deal
             write(deal_header(observe(state, seat), seat, lang))
         if player == seat:
@@ -175,6 +175,8 @@ def move_text(text: str, lang: Lang, colour: bool) -> str:
         return say(lang, "bank.cli.draws")
     if text == "pass":
         return say(lang, "bank.cli.passes")
+    if text.startswith("trump "):  # rule 3.2: choosing one's own trump
+        return say(lang, "bank.cli.trump", suit=card_text(Card.parse("6" + text[-1]), lang, colour)[-1])
     return "+".join(card_text(Card.parse(token), lang, colour) for token in text.split("+"))
 
 
@@ -200,7 +202,13 @@ def deal_header(view: BankObservation, seat: int, lang: Lang) -> str:
 
 
 def table_view(view: BankObservation, seat: int, lang: Lang, colour: bool) -> str:
-    """What the human sees before his move: the bank, the card to cover, the others, his hand, his moves."""
+    """What the human sees before his move: the bank, the card to cover, the others, his hand, his moves;
+    while trumps are chosen in turn (rule 3.2), his cards if they are dealt and the suits left."""
+    moves = " · ".join(move_text(action_text(a), lang, colour) for a in view.legal_actions)
+    if view.phase == "choose-trump":
+        hand = " ".join(card_text(Card.parse(c), lang, colour) for c in view.hand)
+        lines = [bold(say(lang, "bank.cli.your_hand"), colour) + " " + hand] if hand else []
+        return "\n".join([*lines, say(lang, "bank.cli.choose_trump", moves=moves)])
     lines = []
     bank = " ".join(card_text(Card.parse(c), lang, colour) for c in view.bank)
     owner = view.bank_top_owner
@@ -217,7 +225,6 @@ def table_view(view: BankObservation, seat: int, lang: Lang, colour: bool) -> st
     lines.append(dim(say(lang, "bank.cli.score", totals=totals), colour))
     hand = " ".join(card_text(Card.parse(c), lang, colour) for c in view.hand)
     lines.append(bold(say(lang, "bank.cli.your_hand"), colour) + " " + hand)
-    moves = " · ".join(move_text(action_text(a), lang, colour) for a in view.legal_actions)
     lines.append(say(lang, "bank.cli.moves", moves=moves))
     return "\n".join(lines)
 

@@ -87,10 +87,10 @@ class DealTracker:
     def apply(self, action: int) -> None:
         """Play ``action`` on the tracked state, noting who took which card from the stock."""
         s = self.state
-        seat, deal, before = s._cur, s._deal_no, len(s._stock)
+        seat, deal, before, choosing = s._cur, s._deal_no, len(s._stock), s.phase == "choose-trump"
         top = s._stock[-2:][::-1]  # at most two cards leave the stock in one action: a draw, or a 7's (4.8)
         s.apply(action)
-        if s._deal_no != deal:
+        if s._deal_no != deal or choosing:
             self._start()  # the next deal of a match, or the first one after trumps were chosen (rule 3.2)
             return
         t = len(self.actions)
@@ -138,7 +138,7 @@ def _rebuild(state: BankState, upto: int) -> BankState:
     deal = state.explicit_deal
     if deal is not None:
         opts = state.options
-        if opts.trump_choice == "in-turn":
+        if opts.trump_choice != "random":
             opts = opts.replace(trump_choice="random")  # the deal names the suits chosen (rule 3.2)
         base = from_deal(deal, opts, scope=state.scope)
     else:

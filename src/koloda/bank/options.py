@@ -39,42 +39,69 @@ class BankOptions(Options):
     trumps: Literal["own", "none", "one", "two", "senior-junior"] = "own"
     # rules 3.2-3.4: trump suits as letters; empty = drawn from the seed (senior-junior: S senior, D junior)
     trump_suits: tuple[str, ...] = ()
-    # rule 3.2: set-up 1's suits at random, or chosen in turn from the dealer's left before deal 1
-    trump_choice: Literal["random", "in-turn"] = "random"
+    # rule 3.2: set-up 1's suits at random, or chosen in turn from the dealer's left before deal 1 is dealt
+    # ("in-turn") or after it is dealt, each player seeing his cards ("in-turn-after-deal")
+    trump_choice: Literal["random", "in-turn", "in-turn-after-deal"] = "random"
     # rule 3.3: in set-up 4 the two trump suits cover each other by the normal rule, or freely
     two_trumps_cover: Literal["suit", "free"] = "suit"
     # rule 4.2: the open card may be covered by any card of its suit ("free") or only by the normal rule
     opening: Literal["free", "strict"] = "free"
     # rule 4.5: the card added after an 8 covers the 8, or the card beneath it
     eight_then: Literal["cover-eight", "cover-beneath"] = "cover-eight"
+    # rule 4.5: what may follow an 8: one single card that covers ("card", the text's «еще одну карту»), or
+    # any move (another 8 with a further card, four of a kind, a run: koloda before record version 2)
+    eight_follow: Literal["card", "any"] = "card"
+    # rule 4.5: under eight_then=cover-beneath, the card added after an 8 laid on the open card covers it by
+    # the lenient opening of rule 4.2 ("lenient") or by rule 4.3 only ("strict": before record version 2)
+    eight_opening: Literal["lenient", "strict"] = "lenient"
     # rule 4.6: the extra move after four of a kind may be declined, or must be made when possible
     four_extra_move: Literal["optional", "compulsory"] = "optional"
-    # rule 4.7: runs of one suit or of any suits; whether a run gives an extra move
+    # rule 4.7: runs of one suit or of any suits; whether a run gives an extra move; whether it must be made
     runs: Literal["one-suit", "any-suits"] = "one-suit"
     run_extra_move: bool = False
+    run_extra: Literal["optional", "compulsory"] = "optional"
     # rule 4.8: the player after a 7: skip / draw and move / skip and draw / none (no effect)
     seven: Literal["skip", "draw-and-move", "skip-and-draw", "none"] = "skip"
+    # rule 4.8: a 7 whose move took the bank (four kings covered, rule 5.4): its effect is void, or acts
+    seven_captured: Literal["void", "acts"] = "void"
     # rule 5.3: after a capture the next player leads any card, or must cover the taken top card
     after_capture: Literal["free-lead", "last-top"] = "free-lead"
     # rule 5.4: four kings laid in one move are captured by another player covering them, or by anyone
     four_kings: Literal["other-player", "anyone"] = "other-player"
+    # rule 5.4: a compound move on four kings takes the bank at once, or after an 8's added card and before
+    # the extra move of four of a kind or a run
+    four_kings_capture: Literal["at-once", "after-move"] = "at-once"
+    # rule 5.5: going out on a trump king laid alone onto an empty bank: the one-card bank stays (rule 5.2),
+    # or is taken (koloda before record version 2)
+    trump_king_alone: Literal["stays", "taken"] = "stays"
     # rule 5.6: players who are out still take a bank whose top card is theirs
     out_players_take: bool = True
     # rule 6.3: a bank of two or more cards left at the end goes to its top card's owner, or is set aside
     leftover_bank: Literal["top-owner", "set-aside"] = "top-owner"
-    # rules 7.6-7.7: points left in hand: "none" (rule 1 of the text), variant 1, variant 2
-    penalty: Literal["none", "variant1", "variant2"] = "variant1"
-    # rule 7.7: variant 2 adds a fixed amount, a per-card amount, or ("split") the per-card amount for each
-    # zero-point card and the fixed amount for a pointless hand
-    variant2: Literal["fixed", "per-card", "split"] = "fixed"
+    # rules 7.6-7.7: cards left in hand: no penalty (the text's first rule), their points (variant 1), their
+    # points and a fine (variant 2), or a flat fine alone (variant 2 a: «независимо от количества очков»)
+    penalty: Literal["none", "hand-points", "hand-points-and-fine", "flat-fine"] = "hand-points"
+    # rule 7.7: the fine of penalty=hand-points-and-fine: a fixed amount, a per-card amount, "split" (the
+    # per-card amount for each zero-point card and the fixed amount for a pointless hand), or one half of
+    # split alone: the fixed amount only for a pointless hand, the per-card amount only for zero-point cards
+    fine: Literal["fixed", "per-card", "split", "fixed-zero-only", "per-card-zero-only"] = "fixed"
     penalty_fixed: int = 31
     penalty_per_card: int = 3
     # rule 7.8: penalties for every player holding cards at the end, or only for the loser
     penalty_who: Literal["holders", "loser"] = "holders"
+    # rules 2.2, 7.8: who lost a deal: the last player left holding cards ("last-holder"), or the player with
+    # the lowest score of the deal before penalties ("lowest-score": «проиграл партию» as "came off worst")
+    loser: Literal["last-holder", "lowest-score"] = "last-holder"
+    # rules 2.2, 7.8: under loser=last-holder, the loser of a deal that ended stuck is the holder of most
+    # points in hand, or nobody (the "last player only" reading)
+    stuck_loser: Literal["most-points", "nobody"] = "most-points"
     # rule 8.1: the match target
     target: int = 248
     # rule 8.2: a tie deal is played by everyone, or by the tied players only
     tie: Literal["everyone", "tied-only"] = "everyone"
+    # rule 8.2: under tie=tied-only the agreed dealer deals even if he sits the deal out, or the deal passes
+    # to the next tied player
+    tie_dealer: Literal["agreed", "tied"] = "agreed"
     # rule 8.3: after this many deals without anyone at the target the highest total wins (the text is
     # silent; under the literal readings totals can fall for ever and a match would never end)
     max_deals: int = 50
@@ -85,18 +112,25 @@ class BankOptions(Options):
         "one-trump": {"trumps": "one"},
         "two-trumps": {"trumps": "two"},
         "senior-junior": {"trumps": "senior-junior"},
-        # the literal readings of every ambiguous sentence (rules 4.2, 4.5, 5.3, 5.4): a harder game that
-        # often ends stuck, documented in "Game health"
+        # the literal readings of every ambiguous sentence (rules 4.2, 4.5, 4.7, 5.3, 5.4): a harder game
+        # that often ends stuck, documented on the health page (docs/bank-health.md); the 8's single added
+        # card (rule 4.5) is the default reading anyway
         "literal": {
             "opening": "strict",
             "after_capture": "last-top",
             "eight_then": "cover-beneath",
             "four_kings": "anyone",
+            "runs": "any-suits",
         },
         # the strict cover rule only, everything else playable
         "strict": {"opening": "strict"},
         # the text's penalty variant 2 with the most common fixed fine of 31, paid by the loser only
-        "fine-31": {"penalty": "variant2", "variant2": "fixed", "penalty_fixed": 31, "penalty_who": "loser"},
+        "fine-31": {
+            "penalty": "hand-points-and-fine",
+            "fine": "fixed",
+            "penalty_fixed": 31,
+            "penalty_who": "loser",
+        },
         # points in hand are neither counted nor fined (the text's first rule)
         "no-penalty": {"penalty": "none"},
     }
@@ -123,19 +157,44 @@ class BankOptions(Options):
             raise OptionsError(
                 Msg("bank.options.suit_count", trumps=repr(self.trumps), wanted=wanted, count=len(suits))
             )
-        if self.trump_choice == "in-turn" and (self.trumps != "own" or self.trump_suits):
-            raise OptionsError(Msg("bank.options.in_turn"))
+        if self.trump_choice != "random" and (self.trumps != "own" or self.trump_suits):
+            raise OptionsError(Msg("bank.options.in_turn", value=repr(self.trump_choice)))
         if self.two_trumps_cover != "suit" and self.trumps != "two":
             raise OptionsError(Msg("bank.options.two_trumps_cover"))
-        if self.variant2 != "fixed" and self.penalty != "variant2":
-            raise OptionsError(Msg("bank.options.variant2", value=repr(self.variant2)))
-        # rule 7.7: an amount that the chosen penalty never adds would be silently ignored
-        if self.penalty_fixed != 31 and (self.penalty != "variant2" or self.variant2 == "per-card"):
+        self._validate_moves()
+        self._validate_penalty()
+        if self.tie_dealer != "agreed" and self.tie != "tied-only":
+            raise OptionsError(Msg("bank.options.tie_dealer"))
+
+    def _validate_moves(self) -> None:
+        """Rules 4.5-4.8, 5.4: a reading that applies only under another option is refused without it."""
+        if self.eight_opening != "lenient" and (self.eight_then != "cover-beneath" or self.opening != "free"):
+            raise OptionsError(Msg("bank.options.eight_opening"))
+        if self.run_extra != "optional" and not self.run_extra_move:
+            raise OptionsError(Msg("bank.options.run_extra"))
+        if self.seven_captured != "void" and self.seven == "none":
+            raise OptionsError(Msg("bank.options.seven_captured"))
+
+    def _validate_penalty(self) -> None:
+        """Rules 7.6-7.8: an amount or a choice the chosen penalty never uses would be silently ignored."""
+        if self.fine != "fixed" and self.penalty != "hand-points-and-fine":
+            raise OptionsError(Msg("bank.options.fine", value=repr(self.fine)))
+        adds_fixed = self.penalty == "flat-fine" or (
+            self.penalty == "hand-points-and-fine" and self.fine in ("fixed", "split", "fixed-zero-only")
+        )
+        if self.penalty_fixed != 31 and not adds_fixed:
             raise OptionsError(Msg("bank.options.penalty_fixed_needs"))
-        if self.penalty_per_card != 3 and (self.penalty != "variant2" or self.variant2 == "fixed"):
+        adds_per_card = self.penalty == "hand-points-and-fine" and self.fine in (
+            "per-card",
+            "split",
+            "per-card-zero-only",
+        )
+        if self.penalty_per_card != 3 and not adds_per_card:
             raise OptionsError(Msg("bank.options.penalty_per_card_needs"))
         if self.penalty_who != "holders" and self.penalty == "none":
             raise OptionsError(Msg("bank.options.penalty_who"))
+        if self.stuck_loser != "most-points" and self.loser != "last-holder":
+            raise OptionsError(Msg("bank.options.stuck_loser"))
 
     def trump_suit_values(self) -> tuple[Suit, ...]:
         """The named trump suits as :class:`Suit` values (validated)."""

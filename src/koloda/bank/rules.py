@@ -26,6 +26,9 @@ from koloda.i18n import Msg
 NORMAL, DRAWN, EXTRA, OVER, CHOOSE = 0, 1, 2, 3, 4
 PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")
 _KIND_SINGLE, _KIND_FOUR, _KIND_RUN = 0, 1, 2
+#: What an extra move follows (:meth:`BankRules._extra_kind`): any move, optional; one covering card after
+#: an 8, optional; any move, compulsory when the player has one.
+_FOLLOW_ANY, _FOLLOW_CARD, _FOLLOW_MUST = 1, 2, 3
 
 
 class BankRules:
@@ -51,6 +54,7 @@ class BankRules:
         "_hist",
         "_kings_any",
         "_kings_layer",
+        "_kings_pending",
         "_legal",
         "_n",
         "_n_in",
@@ -63,6 +67,7 @@ class BankRules:
         "_scope",
         "_seed",
         "_seven_mode",
+        "_seven_taken",
         "_starter",
         "_stock",
         "_target",
@@ -111,7 +116,9 @@ class BankRules:
     _kings_layer: int
     _after_free: bool
     _kings_any: bool
+    _kings_pending: bool  # rule 5.4 under four_kings_capture=after-move: an 8 lies on four kings
     _seven_mode: int
+    _seven_taken: bool  # rule 4.8 under seven_captured=acts: this turn's move took the bank with a 7 on top
 
     # -- construction ----------------------------------------------------------------------------------
 
@@ -134,9 +141,16 @@ class BankRules:
         self._trump_suits, self._cov, self._trump_kings = (), [], [0] * n
         self._top_owner = self._target = self._kings_layer = -1
         self._fails, self._n_in = 0, n
-        self._opening = self._four_kings = False
+        self._opening = self._four_kings = self._kings_pending = self._seven_taken = False
         self._phase = CHOOSE
         self._starter = self._cur = (dealer + 1) % n
+
+    def _begin_choice_after_deal(self) -> None:
+        """Rule 3.2 under ``trump_choice=in-turn-after-deal``: the first deal is dealt, then each player, from
+        the dealer's left and seeing his cards, names a suit nobody has taken; play starts when all have."""
+        self._chosen = [-1] * self._n
+        self._phase = CHOOSE
+        self._cur = (self._dealer + 1) % self._n
 
     def _choose(self, p: int, suit: int) -> None:
         chosen = self._chosen
@@ -145,6 +159,12 @@ class BankRules:
             self._cur = (p + 1) % self._n
             return
         self._set_trumps(chosen)
+        if self._deal_no:  # chosen after the deal: play begins; this deal's play starts here
+            self._phase = NORMAL
+            self._cur = self._starter
+            self._deal_starts.append(len(self._hist))
+            self._legal = None
+            return
         self._start_deal(self._dealer, self._active, None)
 
     def _start_deal(
@@ -169,7 +189,7 @@ class BankRules:
         self._places = []
         self._finish = [None] * n
         self._fails = 0
-        self._four_kings = False
+        self._four_kings = self._kings_pending = self._seven_taken = False
         self._kings_layer = -1
         self._phase = NORMAL
         first = D.first_mover(self._hands, active, open_card)
@@ -205,6 +225,7 @@ class BankRules:
         p = self._cur
         h = self._hands[p]
         t = self._target
+        follow = phase == EXTRA and self._extra_kind()
         if t < 0:
             cov = T.FULL_DECK
             m = h
@@ -212,13 +233,14 @@ class BankRules:
             cov = self._cov[p][t]
             if self._opening and self._opts.opening == "free":
                 cov |= T.SUIT_MASK[t // 9]  # rule 4.2: any card of the open card's suit
-            m = h & (cov | T.EIGHTS)  # rule 4.5: an 8 goes on anything
+            # rule 4.5: an 8 goes on anything, but the single card added after an 8 must cover
+            m = h & cov if follow == _FOLLOW_CARD else h & (cov | T.EIGHTS)
         acts = []
         while m:
             low = m & -m
             acts.append(low.bit_length() - 1)
             m ^= low
-        if h.bit_count() >= 4:
+        if h.bit_count() >= 4 and follow != _FOLLOW_CARD:
             four = h & (h >> 9) & (h >> 18) & (h >> 27) & 511
             if four:  # rule 4.6: four of a kind goes on anything, any of the four on top
                 acts.extend(sorted(T.FOUR0 + s * 9 + f for f in range(9) if four >> f & 1 for s in range(4)))
@@ -228,13 +250,20 @@ class BankRules:
         if not acts:
             # rule 4.9: unable to move, draw one card; still unable (or no stock), pass
             return [T.DRAW] if phase == NORMAL and self._stock else [T.PASS]
-        if phase == EXTRA and not (self._opts.four_extra_move == "compulsory" and self._after_four()):
-            acts.append(T.PASS)  # the extra move is optional (rules 4.5, 4.7; 4.6 by default)
+        if phase == EXTRA and follow != _FOLLOW_MUST:
+            acts.append(T.PASS)  # the extra move is optional (rule 4.5; 4.6 and 4.7 by option)
         return acts
 
-    def _after_four(self) -> bool:
-        """Whether the extra move being made follows four of a kind (the last action laid them)."""
-        return T.FOUR0 <= self._hist[-1] >> 2 < T.RUN0
+    def _extra_kind(self) -> int:
+        """What the extra move being made follows (the last action laid it): an 8 whose added move is one
+        covering card (rule 4.5, ``eight_follow=card``), a compulsory extra move (four of a kind or a run,
+        rules 4.6-4.7), or an optional one."""
+        last = self._hist[-1] >> 2
+        if last < T.FOUR0:
+            return _FOLLOW_CARD if self._opts.eight_follow == "card" else _FOLLOW_ANY
+        if last < T.RUN0:
+            return _FOLLOW_MUST if self._opts.four_extra_move == "compulsory" else _FOLLOW_ANY
+        return _FOLLOW_MUST if self._opts.run_extra == "compulsory" else _FOLLOW_ANY
 
     def _runs(self, h: int, cov: int) -> list[int]:
         """Rule 4.7: runs of four in Bank's order whose covering end covers the target."""
@@ -285,6 +314,8 @@ class BankRules:
             self._phase = DRAWN
         elif action == T.PASS:
             if self._phase == EXTRA:
+                if self._kings_pending:
+                    self._take_kings(p, -1)  # rule 5.4: the 8 alone covered the four kings
                 self._end_turn(p)  # the player adds nothing after his 8 or four of a kind
             else:
                 self._fail(p)
@@ -302,27 +333,61 @@ class BankRules:
         bank.extend(cards)
         self._top_owner = p
         self._fails = 0
+        # rule 4.5 under eight_then=cover-beneath: the card added after an 8 laid on the open card still
+        # covers the open card, by the lenient opening (rule 4.2) unless eight_opening=strict
+        beneath_open = self._opening and self._opts.eight_opening == "lenient"
         self._opening = False
         self._target = top
-        if self._four_kings and (p != self._kings_layer or self._kings_any):
-            self._capture(p)  # rule 5.4: whoever lays on four kings takes the bank
+        self._seven_taken = False
+        face = top % 9
+        if kind == _KIND_SINGLE:
+            # rule 4.5: an 8 gives one more move, but under eight_follow=card the card added after an 8 is
+            # the last of the turn, even if it is an 8 itself
+            added = self._phase == EXTRA and self._hist[-2] >> 2 < T.FOUR0
+            extra = face == T.EIGHT and not (added and self._opts.eight_follow == "card")
+        else:
+            extra = kind == _KIND_FOUR or self._opts.run_extra_move  # rules 4.6, 4.7
+        extra = extra and hands[p] != 0
+        after_move = self._opts.four_kings_capture == "after-move"
+        if self._kings_pending:  # rule 5.4, after-move: the card added after an 8 laid on four kings
+            self._take_kings(p, top)
+            if extra:
+                self._phase = EXTRA
+                return
             self._end_turn(p, top, kind)
             return
-        face = top % 9
-        self._four_kings = kind == _KIND_FOUR and face == T.KING
-        if self._four_kings:
-            self._kings_layer = p
-        if hands[p] and (
-            (kind == _KIND_SINGLE and face == T.EIGHT)
-            or kind == _KIND_FOUR
-            or (kind == _KIND_RUN and self._opts.run_extra_move)
-        ):
+        if self._four_kings and (p != self._kings_layer or self._kings_any):
+            # rule 5.4: whoever lays on four kings takes the bank; under four_kings_capture=after-move an 8
+            # first gets its added card, and four of a kind or a run take it before their extra move
+            self._four_kings = False
+            if extra and after_move and kind == _KIND_SINGLE:
+                self._kings_pending = True
+            else:
+                self._take_kings(p, top)
+                if extra and after_move:
+                    self._phase = EXTRA
+                else:
+                    self._end_turn(p, top, kind)
+                return
+        else:
+            self._four_kings = kind == _KIND_FOUR and face == T.KING
+            if self._four_kings:
+                self._kings_layer = p
+        if extra:
             # rules 4.5-4.7: one more move; after an 8 it covers the 8 or (option) the card beneath
             self._phase = EXTRA
             if kind == _KIND_SINGLE and self._opts.eight_then == "cover-beneath":
                 self._target = before
+                self._opening = beneath_open
             return
         self._end_turn(p, top, kind)
+
+    def _take_kings(self, p: int, top: int) -> None:
+        """Rule 5.4: ``p`` took the bank by laying on four kings (``top``: the top card of his move, -1 after
+        a pass); rule 4.8 under ``seven_captured=acts``: a 7 on top of that move still acts."""
+        self._kings_pending = False
+        self._capture(p)
+        self._seven_taken = top >= 0 and top % 9 == T.SEVEN and self._opts.seven_captured == "acts"
 
     def _end_turn(self, p: int, last: int = -1, kind: int = _KIND_SINGLE) -> None:
         """After a move: going out (rule 6.1), the end of the deal (6.2), the 7 (4.8), the next player."""
@@ -331,16 +396,18 @@ class BankRules:
             if self._n_in <= 1:
                 self._end_deal(False)
                 return
+        self._opening = False
         bank = self._bank
         if bank:
             self._target = bank[-1]
         q = self._next_in(p)
         mode = self._seven_mode
-        if mode and bank and bank[-1] % 9 == T.SEVEN:
+        if mode and (bank[-1] % 9 == T.SEVEN if bank else self._seven_taken):
             if mode != 1 and self._stock:  # draw-and-move, skip-and-draw
                 self._hands[q] |= 1 << self._stock.pop()
             if mode != 2:  # skip, skip-and-draw
                 q = self._next_in(q)
+        self._seven_taken = False
         self._cur = q
         self._phase = NORMAL
 
@@ -382,8 +449,12 @@ class BankRules:
         self._finish[p] = Finish(
             len(self._places), str(DECK_36[last]), ("card", "four", "run")[kind], one_suit
         )
-        if self._trump_kings[p] >> last & 1 and self._bank:
-            self._capture(p)  # rule 5.5: going out on a trump king takes the bank
+        # rule 5.5: going out on a trump king takes the bank, but not the king alone (rule 5.2) unless
+        # trump_king_alone=taken
+        if self._trump_kings[p] >> last & 1 and (
+            len(self._bank) > 1 or (self._bank and self._opts.trump_king_alone == "taken")
+        ):
+            self._capture(p)
 
     def _next_in(self, p: int) -> int:
         n, out = self._n, self._out
@@ -406,10 +477,11 @@ class BankRules:
         ):
             leftover_to = owner  # rule 6.3
             self._capture(owner)
-        loser = scoring.loser(self._hands, self._active, self._dealer)
         bonuses = tuple(scoring.bonuses(self._finish[p]) for p in range(n))
+        before_penalties = [self._captured_pts[p] + sum(i[2] for i in bonuses[p]) for p in range(n)]
+        loser = scoring.loser(opts, self._hands, self._active, self._dealer, stuck, before_penalties)
         penalties = tuple(scoring.penalty(opts, self._hands[p], p == loser) for p in range(n))
-        scores = tuple(self._captured_pts[p] + sum(i[2] for i in bonuses[p]) - penalties[p] for p in range(n))
+        scores = tuple(before_penalties[p] - penalties[p] for p in range(n))
         for p in range(n):
             self._totals[p] += scores[p]
         places: list[int | None] = [None] * n
@@ -455,6 +527,8 @@ class BankRules:
             loser=loser,
             totals=self._totals,
         )
+        if dealer not in active and opts.tie_dealer == "tied":
+            dealer = next(q for q in scoring.clockwise(dealer, n) if q in active)  # rule 8.2
         self._start_deal(dealer, active, None)
 
     def returns(self) -> list[int]:
@@ -493,7 +567,8 @@ class BankRules:
             return Msg("bank.why.draw_can_move")
         if action == T.PASS:
             if self._phase == EXTRA:
-                return Msg("bank.why.pass_extra")
+                after_run = T.RUN0 <= self._hist[-1] >> 2 < T.DRAW
+                return Msg("bank.why.pass_extra_run") if after_run else Msg("bank.why.pass_extra")
             if legal == [T.DRAW]:
                 return Msg("bank.why.must_draw")
             return Msg("bank.why.pass_can_move")

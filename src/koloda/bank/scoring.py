@@ -105,22 +105,29 @@ def bonus_text(rule: str, place: int | None, lang: Lang) -> str:
 
 
 def penalty(opts: BankOptions, hand: int, is_loser: bool) -> int:
-    """Rules 7.6-7.8: the penalty for the cards left in a hand (a bitmask).
+    """Rules 7.6-7.8: the penalty for the cards left in a hand (a bitmask); an empty hand pays nothing.
 
     >>> penalty(BankOptions(), 1 << 8 | 1 << 4, True)  # A and 10 of spades: 12 + 10
     22
+    >>> penalty(BankOptions(penalty="flat-fine", penalty_fixed=40), 1 << 8 | 1 << 4, True)
+    40
     """
     if opts.penalty == "none" or not hand or (opts.penalty_who == "loser" and not is_loser):
         return 0
+    if opts.penalty == "flat-fine":
+        return opts.penalty_fixed  # rule 7.7 a): «независимо от количества очков и карт»
     points = T.points_of(hand)
-    if opts.penalty == "variant1":
+    if opts.penalty == "hand-points":
         return points
-    if opts.variant2 == "fixed":
+    fine = opts.fine
+    if fine == "fixed":
         return points + opts.penalty_fixed
-    if opts.variant2 == "per-card":
+    if fine == "per-card":
         return points + opts.penalty_per_card * hand.bit_count()
     zero_cards = sum(1 for c in T.cards_of(hand) if T.CARD_POINTS[c] == 0)
-    return points + opts.penalty_per_card * zero_cards + (opts.penalty_fixed if points == 0 else 0)
+    per_zero_card = opts.penalty_per_card * zero_cards if fine != "fixed-zero-only" else 0
+    pointless = opts.penalty_fixed if points == 0 and fine != "per-card-zero-only" else 0
+    return points + per_zero_card + pointless
 
 
 def clockwise(seat: int, players: int) -> list[int]:
@@ -128,11 +135,29 @@ def clockwise(seat: int, players: int) -> list[int]:
     return [(seat + 1 + k) % players for k in range(players)]
 
 
-def loser(hands: Sequence[int], active: Sequence[int], dealer: int) -> int | None:
-    """Rule 7.8: the last player holding cards; after a stuck end the holder with most points in hand
-    (ties: the first clockwise from the dealer's left)."""
-    holders = [p for p in clockwise(dealer, len(hands)) if p in active and hands[p]]
-    if not holders:
+def loser(
+    opts: BankOptions,
+    hands: Sequence[int],
+    active: Sequence[int],
+    dealer: int,
+    stuck: bool,
+    scores: Sequence[int],
+) -> int | None:
+    """Rules 2.2, 7.8: who lost the deal. ``loser=last-holder``: the last player holding cards; after a stuck
+    end the holder with most points in hand (``stuck_loser=most-points``) or nobody. ``loser=lowest-score``:
+    the lowest score of the deal before penalties (``scores``). Ties: the first clockwise from the dealer's
+    left.
+
+    >>> loser(BankOptions(), [0, 1 << 8, 1 << 4], (0, 1, 2), 0, True, [20, 0, 0])  # AS 12 beats 10S 10
+    1
+    >>> loser(BankOptions(loser="lowest-score"), [0, 1 << 8, 1 << 4], (0, 1, 2), 0, True, [20, 5, 5])
+    1
+    """
+    order = [p for p in clockwise(dealer, len(hands)) if p in active]
+    if opts.loser == "lowest-score":
+        return min(order, key=lambda p: scores[p])  # min keeps the first of ties
+    holders = [p for p in order if hands[p]]
+    if not holders or (stuck and opts.stuck_loser == "nobody"):
         return None
     return max(holders, key=lambda p: T.points_of(hands[p]))  # max keeps the first of ties
 
@@ -146,12 +171,16 @@ def next_dealer(
     loser: int | None,
     totals: Sequence[int],
 ) -> int:
-    """Rule 2.2: the agreed next dealer; ties go clockwise from the old dealer's left."""
+    """Rule 2.2: the agreed next dealer; ties go clockwise from the old dealer's left. A deal without a
+    loser (rule 7.8, ``stuck_loser=nobody``) is dealt next by the last player out, or else by the dealer's
+    left."""
     if rule == "starter":
         return starter
     if rule == "last-finisher" and places:
         return places[-1]
     if rule in ("loser", "last-finisher"):
-        return loser if loser is not None else places[-1]
+        if loser is not None:
+            return loser
+        return places[-1] if places else clockwise(dealer, len(totals))[0]
     pick = max if rule == "max-points" else min
     return pick(clockwise(dealer, len(totals)), key=lambda p: totals[p])

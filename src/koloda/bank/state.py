@@ -68,6 +68,12 @@ class BankState(BankRules):
         self._seven_mode = ("none", "skip", "draw-and-move", "skip-and-draw").index(options.seven)
         self._chosen = []
         self._legal = None
+        self._kings_pending = self._seven_taken = False
+        if trump_suits is None and options.trump_choice == "in-turn-after-deal":
+            self._trump_suits, self._cov, self._trump_kings = (), [], [0] * players  # rule 3.2: chosen below
+            self._start_deal(dealer, tuple(range(players)), None)
+            self._begin_choice_after_deal()
+            return
         if trump_suits is None:
             self._begin_choice(dealer)
             return
@@ -109,7 +115,7 @@ class BankState(BankRules):
 
     @property
     def deal_no(self) -> int:
-        """The number of the deal being played, from 1 (0 while trumps are chosen, rule 3.2)."""
+        """The number of the deal being played, from 1 (0 while trumps are chosen before it, rule 3.2)."""
         return self._deal_no
 
     @property
@@ -246,7 +252,6 @@ class BankState(BankRules):
         return parse_action(text)
 
     # -- copying, equality, records --------------------------------------------------------------------
-    # -- copying, equality, records --------------------------------------------------------------------
 
     def copy(self) -> Self:
         """An independent copy (lists copied, immutable tables shared)."""
@@ -304,7 +309,7 @@ def new_game(
     opts.check_players(players)
     rng = D.setup_rng(seed)
     dealer = opts.first_dealer if opts.first_dealer is not None else rng.randrange(players)  # rule 2.1
-    suits = None if opts.trump_choice == "in-turn" else D.trump_suits(opts, players, rng)
+    suits = None if opts.trump_choice != "random" else D.trump_suits(opts, players, rng)
     return BankState(opts, players, scope, seed, dealer=dealer, trump_suits=suits)
 
 

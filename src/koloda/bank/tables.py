@@ -34,7 +34,7 @@ RUN_STARTS9 = tuple(
     tuple(st for st in range(6) if all(m >> ORD_FACE[st + k] & 1 for k in range(4))) for m in range(512)
 )
 
-# -- the fixed action space (docs/rules/bank.md, "Action space") ------------------------------------------
+# -- the fixed action space (docs/api.md, "Bank's action space") --------------------------------------
 #: 0-35 one card; 36-71 four of a kind by its top card; then runs; draw; pass; the four trump choices.
 FOUR0 = 36
 RUN0 = 72

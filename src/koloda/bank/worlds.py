@@ -290,7 +290,7 @@ class WorldSampler:
 
     def __init__(self, options: BankOptions, attempts: int = 40) -> None:
         self._options = (
-            options.replace(trump_choice="random") if options.trump_choice == "in-turn" else options
+            options.replace(trump_choice="random") if options.trump_choice != "random" else options
         )
         self._attempts = attempts
         self._auto_draws = options.seven in ("draw-and-move", "skip-and-draw")

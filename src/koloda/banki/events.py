@@ -25,12 +25,12 @@ from koloda.errors import NotationError
 from koloda.i18n import N_, Msg
 
 Kind = Literal[
-    "kick", "count", "counted", "hit", "miss", "reset", "back", "bring", "tag", "knock",
-    "foul", "cross", "snatch", "guarded", "last", "order",
+    "kick", "count", "counted", "hit", "miss", "reset", "back", "pick", "bring", "tag", "knock",
+    "foul", "cross", "snatch", "guarded", "last", "order", "join", "leave",
 ]  # fmt: skip
 KINDS: tuple[Kind, ...] = (
-    "kick", "count", "counted", "hit", "miss", "reset", "back", "bring", "tag", "knock",
-    "foul", "cross", "snatch", "guarded", "last", "order",
+    "kick", "count", "counted", "hit", "miss", "reset", "back", "pick", "bring", "tag", "knock",
+    "foul", "cross", "snatch", "guarded", "last", "order", "join", "leave",
 )  # fmt: skip
 MEANS = ("stick", "hand")
 PARTS = ("head", "torso", "arm", "leg", "heel")
@@ -46,6 +46,11 @@ ALIASES: dict[str, str] = {
     "мимо": "miss",
     "поставил": "reset",
     "вернулся": "back",
+    "поднял": "pick",
+    "пришёл": "join",
+    "пришел": "join",
+    "ушёл": "leave",
+    "ушел": "leave",
     "принёс": "bring",
     "принес": "bring",
     "осалил": "tag",
@@ -135,7 +140,7 @@ class Event:
         if kind == "knock" and len(args) == 2:  # M11: 'knock NAME hand|foot' is said only to be refused
             _choice(text, args[1], ("hand", "foot"), N_("banki.notation.what.means"))
             return cls("knock", player=_name(args[0], text), means=args[1])
-        if kind in ("counted", "back", "knock", "snatch", "last"):
+        if kind in ("counted", "back", "pick", "knock", "snatch", "last", "join", "leave"):
             _arity(text, args, 1, f"{kind} NAME")
             return cls(kind, player=_name(args[0], text))
         if kind in ("bring", "cross"):
@@ -227,8 +232,9 @@ class Phase(enum.Enum):
 PHASE_EVENTS: dict[Phase, tuple[str, ...]] = {
     Phase.COUNT: ("count", "counted"),
     Phase.KICK: ("kick",),
-    Phase.THROW: ("hit", "miss", "reset", "cross"),  # C7 adds "back": sticks are fetched between throws
-    Phase.RACE: ("back", "bring", "tag", "knock", "reset", "foul", "cross"),
+    # G9: "join" and "leave" only before a round's first event; C7 adds "back" (fetched between throws)
+    Phase.THROW: ("hit", "miss", "reset", "cross", "join", "leave"),
+    Phase.RACE: ("back", "pick", "bring", "tag", "knock", "reset", "foul", "cross"),
     Phase.DRIVER_THROW: ("snatch", "guarded"),
     Phase.RUN: ("last",),
     Phase.OVER: ("order",),
@@ -240,4 +246,5 @@ class Stick(enum.Enum):
 
     HAND = "hand"  # behind the line with the stick: ready to throw, safe from tags
     FIELD = "field"  # out on the field: its owner must fetch it
+    CARRIED = "carried"  # M16 (tag_means "holding"): picked up on the field, not yet back behind the line
     PILE = "pile"  # C4: in the driver's pile

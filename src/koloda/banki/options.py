@@ -36,9 +36,16 @@ MOSCOW_RANKS = (
     "sunny",
 )
 CHELYABINSK_RANKS = ("soldier", "sergeant", "lieutenant", "captain", "major", "colonel", "general", "marshal")
+#: The ladder by card ranks (line 3: «nuo armijos ... iki kortų (devynių tūzų-Dievas)»; G3: «kareivis
+#: (devynis)», «generolas (karalius)»): nine to ace, and "god" the goal.
+CARD_RANKS = ("nine", "ten", "jack", "queen", "king", "ace", "god")
+#: The referee's own limit of players (the web page's buttons are tested for it): neither text caps
+#: Moscow's or Chelyabinsk's game (M1: «Kiek jums patinka, plius vienas vairuotojas»).
+MAX_PLAYERS = 30
 
-#: How the driver may touch a player of a rank (rules G3, M16-M18): by stick or hand, one of them, or never.
-TAG_MEANS = ("any", "stick", "hand", "none")
+#: How the driver may touch a player of a rank (rules G3, M16-M18): by stick or hand, one of them, never, or
+#: by either but only while the player holds his stick out on the field (M16's other reading, event `pick`).
+TAG_MEANS = ("any", "stick", "hand", "none", "holding")
 #: Which body parts count for a rank (rule G3); the head never counts (rule G4).
 TAG_PARTS = ("any", "legs", "heels")
 _RANK_ID = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -66,6 +73,8 @@ class BankiOptions(Options):
     no_knock_ranks: tuple[str, ...] = ("marshal",)
     # Ranks that may fetch other players' sticks (M12, M18).
     fetch_others_ranks: tuple[str, ...] = ("marshal",)
+    # Ranks that may not be made the driver at all (M18): a tag, foul or crossed stick naming one is refused.
+    never_drive_ranks: tuple[str, ...] = ("marshal",)
     # The first driver: the shortest toe kick (G2, M3) or a counting-out rhyme drawn from the seed (C1).
     first_driver: Literal["shortest_kick", "counting"] = "shortest_kick"
     # Whether a stick landing across another makes its thrower the driver (G7).
@@ -74,9 +83,9 @@ class BankiOptions(Options):
     snatch_promotes: bool = True
     # Whether the winner gives orders once the game is over (C10).
     winner_orders: bool = False
-    # Players including the driver (G1, M1).
+    # Players including the driver (G1: «4-10 žmonių žaidė»; M1: as many as you like): at least, at most.
     min_players: int = 4
-    max_players: int = 10
+    max_players: int = MAX_PLAYERS
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "moscow": {},
@@ -90,8 +99,27 @@ class BankiOptions(Options):
             "tag_parts": ("any",) * 8,
             "no_knock_ranks": (),
             "fetch_others_ranks": (),
+            "never_drive_ranks": (),
             "first_driver": "counting",
             "winner_orders": True,
+        },
+        # M16 read as "not tagged while he has no stick in his hand": the colonel is tagged, by either
+        # means, only after `pick NAME` (his stick picked up out on the field)
+        "moscow-stick-in-hand": {
+            "tag_means": ("any", "any", "any", "any", "any", "any", "holding", "hand", "none", "none"),
+        },
+        # the Moscow game on the ladder of card ranks: only G3's nine (anywhere) and king (the heels) are
+        # told; the last rank, "god", ends the game
+        "cards": {
+            "ranks": CARD_RANKS,
+            "lines": (20, 17, 14, 11, 8, 5, 2),
+            "spear_ranks": (),
+            "spear_jump": "none",
+            "tag_means": ("any", "any", "any", "any", "any", "any", "none"),
+            "tag_parts": ("any", "any", "any", "any", "heels", "any", "any"),
+            "no_knock_ranks": (),
+            "fetch_others_ranks": (),
+            "never_drive_ranks": (),
         },
     }
 
@@ -118,10 +146,17 @@ class BankiOptions(Options):
                     raise OptionsError(
                         f"{name} of rank {rank!r} is {value!r}; expected one of {', '.join(allowed)}"
                     )
-        for name in ("spear_ranks", "no_knock_ranks", "fetch_others_ranks"):
+        for name in ("spear_ranks", "no_knock_ranks", "fetch_others_ranks", "never_drive_ranks"):
             for rank in getattr(self, name):
                 if rank not in ranks:
                     raise OptionsError(f"{name} names {rank!r}, which is not a rank: {', '.join(ranks)}")
+        for rank in self.never_drive_ranks:
+            means = self.tag_means[ranks.index(rank)]
+            if means != "none":
+                raise OptionsError(
+                    f"never_drive_ranks names {rank!r}, whose tag_means is {means!r}: a rank that may not be "
+                    f"made the driver may not be tagged either (rule M18)"
+                )
         if self.style == "chelyabinsk":
             for rank, means in zip(ranks, self.tag_means, strict=True):
                 if means != "none":
@@ -129,9 +164,9 @@ class BankiOptions(Options):
                         f"style 'chelyabinsk' has no tagging (rule C4): tag_means must all be 'none', "
                         f"but rank {rank!r} has {means!r}"
                     )
-        if not 2 <= self.min_players <= self.max_players <= 30:
+        if not 2 <= self.min_players <= self.max_players <= MAX_PLAYERS:
             raise OptionsError(
-                f"players must satisfy 2 <= min_players <= max_players <= 30, "
+                f"players must satisfy 2 <= min_players <= max_players <= {MAX_PLAYERS}, "
                 f"not min_players={self.min_players}, max_players={self.max_players}"
             )
 

@@ -1,8 +1,10 @@
 """The banki referee as a state machine: players enter what happened, the state applies the rules.
 
 Rules are numbered as in ``docs/rules/banki.md`` (G = common, M = Moscow, C = Chelyabinsk). One method
-per stage checks an event and applies it; :meth:`BankiState.apply` works on a copy, so an event the rules
-do not allow raises :class:`~koloda.banki.text.RefereeError` (an ``IllegalActionError``) and changes nothing.
+per event checks it and applies it (the Moscow race back in :mod:`koloda.banki.race`, the Chelyabinsk
+driver's throw and run in :mod:`koloda.banki.pile`); :meth:`BankiState.apply` works on a copy, so an event
+the rules do not allow raises :class:`~koloda.banki.text.RefereeError` (an ``IllegalActionError``) and
+changes nothing.
 
 >>> s = new_game(["Аня", "Боря", "Вера", "Гоша"], seed=1)
 >>> for line in ["kick Аня 9", "kick Боря 12", "kick Вера 4.5", "kick Гоша 7"]:
@@ -24,6 +26,8 @@ from typing import Any
 
 from koloda.banki.events import PHASE_EVENTS, Event, Phase, Stick, check_name
 from koloda.banki.options import BankiOptions
+from koloda.banki.pile import PileRules
+from koloda.banki.race import RaceRules
 from koloda.banki.text import RefereeError
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord
@@ -33,7 +37,7 @@ GAME = "banki"
 
 
 @dataclass
-class BankiState:
+class BankiState(RaceRules, PileRules):
     """The whole state of a game of banki; players are seats 0..n-1, named by ``names``."""
 
     options: BankiOptions
@@ -53,6 +57,9 @@ class BankiState:
     just_threw: int | None = None  # G7: whose stick was thrown by the last event (for a cross)
     round: int = 1
     winners: list[int] = field(default_factory=list)
+    present: list[bool] = field(default_factory=list)  # G9: False for a player who has left
+    fresh: bool = False  # G9: the round has had no event yet (players may join or leave)
+    starters: int = 0  # G9: how many of ``names`` began the game (the others joined later)
     orders: list[tuple[int, str]] = field(default_factory=list)
     history: list[Event] = field(default_factory=list)
     news: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # what the last event did
@@ -67,6 +74,8 @@ class BankiState:
             self.stick = [Stick.HAND] * n
             self.steps = [0] * n
             self.hit_waiting = [False] * n
+            self.present = [True] * n
+            self.starters = n
             self.phase = Phase.COUNT if self.options.first_driver == "counting" else Phase.KICK
 
     def copy(self) -> BankiState:
@@ -80,6 +89,7 @@ class BankiState:
             steps=list(self.steps),
             hit_waiting=list(self.hit_waiting),
             winners=list(self.winners),
+            present=list(self.present),
             orders=list(self.orders),
             history=list(self.history),
             news=list(self.news),
@@ -102,9 +112,14 @@ class BankiState:
                 return seat
         raise NotationError(Msg("banki.notation.no_player", name=name, names=", ".join(self.names)))
 
+    def _known(self, name: str) -> bool:
+        return any(known.casefold() == name.casefold() for known in self.names)
+
     def parse_event(self, text: str) -> Event:
         """Parse an event and spell its player names exactly as in the game (the canonical text)."""
         event = Event.parse(text)
+        if event.kind == "join" and event.player is not None and not self._known(event.player):
+            return event  # G9: a newcomer's name is his own
         canon = {name: self.names[self.seat(name)] for name in event.players()}
         return replace(
             event,
@@ -116,16 +131,6 @@ class BankiState:
 
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
-
-    def players(self) -> list[int]:
-        """Everyone but the driver."""
-        return [seat for seat in range(len(self.names)) if seat != self.driver]
-
-    def rank_id(self, seat: int) -> str:
-        return self.options.ranks[self.rank[seat]]
-
-    def line(self, seat: int) -> float:
-        return self.options.lines[self.rank[seat]]
 
     def kickers(self) -> list[int]:
         """Who kicks for the order: everybody (M3), or everybody but the counted-out driver (C3)."""
@@ -160,15 +165,6 @@ class BankiState:
             kinds = (*kinds, "back")
         return kinds
 
-    def taggable(self, seat: int) -> bool:
-        """Whether the driver may tag this player now at all (rules M6, M8, M18)."""
-        return (
-            self.phase is Phase.RACE
-            and seat != self.driver
-            and self.stick[seat] is not Stick.HAND
-            and self.options.privileges(self.rank_id(seat))[0] != "none"
-        )
-
     # -- applying events -------------------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
@@ -182,7 +178,7 @@ class BankiState:
     def _apply(self, event: Event) -> None:
         text = str(event)
         for name in event.players():
-            if name not in self.names:
+            if name not in self.names and event.kind != "join":
                 raise RefereeError(text, "unknown_name", name=name, names=", ".join(self.names))
         if self.phase is Phase.OVER and event.kind != "order":
             raise RefereeError(text, "over", what=event.kind)
@@ -191,24 +187,17 @@ class BankiState:
             raise RefereeError(
                 text, "wrong_phase", what=event.kind, phase=self.phase.value, allowed=", ".join(allowed)
             )
+        if event.kind in ("join", "leave") and not self.fresh:  # G9: only between rounds
+            raise RefereeError(text, "not_between_rounds", what=event.kind)
         last_throw = self.just_threw
         self.just_threw = None
-        p = None if event.player is None else self.names.index(event.player)
+        p = None if event.player is None or event.player not in self.names else self.names.index(event.player)
         q = None if event.other is None else self.names.index(event.other)
+        for seat in (p, q):
+            if seat is not None and not self.present[seat] and event.kind != "join":
+                raise RefereeError(text, "has_left", name=self.names[seat])
+        self.fresh = False
         getattr(self, f"_on_{event.kind}")(event, text, p, q, last_throw)
-
-    def _err(self, text: str, key: str, **params: Any) -> RefereeError:
-        return RefereeError(text, key, **params)
-
-    def _news(self, key: str, **params: Any) -> None:
-        self.news.append((key, params))
-
-    def _who(self, seat: int) -> dict[str, Any]:
-        return {"name": self.names[seat], "rank": self.rank_id(seat)}
-
-    def _not_driver(self, text: str, seat: int) -> None:
-        if seat == self.driver:
-            raise self._err(text, "is_driver", name=self.names[seat])
 
     # -- C1: counting out ------------------------------------------------------------------------------
 
@@ -261,6 +250,7 @@ class BankiState:
         self.steps = [0] * n
         self.hit_waiting = [False] * n
         self.can_up, self.tagged, self.turn = True, None, 0
+        self.fresh = True
         self._news("news_round", number=self.round)
 
     def _check_throw(self, event: Event, text: str, p: int) -> None:
@@ -274,9 +264,6 @@ class BankiState:
             raise self._err(text, "can_down")
         if event.spear and self.rank_id(p) not in self.options.spear_ranks:  # M15
             raise self._err(text, "no_spear", **self._who(p))
-
-    def _name(self, seat: int | None) -> str:
-        return "-" if seat is None else self.names[seat]
 
     def _on_hit(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
         assert p is not None
@@ -324,12 +311,6 @@ class BankiState:
             self.turn = (self.order.index(p) + 1) % len(self.order)
             self._check_driver_throw()
 
-    def _check_driver_throw(self) -> None:
-        """C8: nobody left to throw or to fetch a lying stick, and the can stands: the driver throws."""
-        players = self.players()
-        if self.can_up and all(self.stick[s] is Stick.PILE for s in players):
-            self.phase = Phase.DRIVER_THROW
-
     def _on_reset(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
         if self.can_up:
             raise self._err(text, "can_up")
@@ -355,18 +336,6 @@ class BankiState:
         else:
             self._check_race_over()
 
-    def _promote_now(self, seat: int, steps: int) -> None:
-        top = len(self.options.ranks) - 1
-        self.rank[seat] = min(top, self.rank[seat] + steps)
-        self._news("news_promoted", **self._who(seat))
-        if self.rank[seat] == top:  # C10: the first marshal ends the game
-            self._finish([seat])
-
-    def _finish(self, winners: list[int]) -> None:
-        self.winners = winners
-        self.phase = Phase.OVER
-        self._news("news_winner", names=", ".join(self.names[s] for s in winners))
-
     def _on_cross(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
         assert p is not None and q is not None
         if not self.options.crossed_sticks:
@@ -380,95 +349,8 @@ class BankiState:
         self._not_driver(text, q)
         if self.stick[q] is not Stick.FIELD:
             raise self._err(text, "cross_not_field", name=self.names[q])
+        self._may_drive(text, p)  # M18: a marshal is not made the driver by a crossed stick either
         self._end_round(new_driver=p)  # G7: the top stick's thrower drives
-
-    # -- M5-M13: the race back -------------------------------------------------------------------------
-
-    def _on_bring(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        assert p is not None and q is not None
-        self._not_driver(text, p)
-        if self.rank_id(p) not in self.options.fetch_others_ranks:  # M12, M18
-            raise self._err(text, "cant_fetch_others", **self._who(p))
-        if q == p:
-            raise self._err(text, "same_player")
-        self._on_back(event, text, q, None, last)
-
-    def _on_tag(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        assert p is not None and event.means is not None and event.part is not None
-        self._not_driver(text, p)
-        if self.tagged is not None:
-            raise self._err(text, "tag_pending", name=self.names[self.tagged], driver=self._name(self.driver))
-        if not self.can_up:  # M6: tag and knock must happen while the can stands
-            raise self._err(text, "can_down")
-        if self.stick[p] is Stick.HAND:  # M8: back behind the line is safe
-            raise self._err(text, "safe", name=self.names[p])
-        means, parts = self.options.privileges(self.rank_id(p))
-        if means == "none":  # M18
-            raise self._err(text, "cant_tag_rank", **self._who(p))
-        if event.part == "head":  # G4
-            raise self._err(text, "cant_tag_head")
-        if means != "any" and event.means != means:  # M16, M17
-            raise self._err(text, "cant_tag_means", allowed_means=means, **self._who(p))
-        if event.part not in _PARTS[parts]:  # G3
-            raise self._err(text, "cant_tag_part", allowed_parts=parts, **self._who(p))
-        self.tagged = p
-
-    def _on_knock(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        assert p is not None
-        if not self.can_up:
-            raise self._err(text, "can_down")
-        if event.means is not None:  # M11: a can knocked by hand or foot does not count
-            raise self._err(text, "hand_knock")
-        if p == self.driver:  # M6: tag + knock of the standing can: the tagged player drives
-            if self.tagged is None:
-                raise self._err(text, "no_tag")
-            self._end_round(new_driver=self.tagged)
-            return
-        if self.rank_id(p) in self.options.no_knock_ranks:  # M18
-            raise self._err(text, "no_knock_rank", **self._who(p))
-        self.can_up = False  # M7: the knock frees the tagged player; the driver must put the can back
-        if self.tagged is not None:
-            self.tagged = None
-            self._news("news_tag_void")
-        self.stick[p] = Stick.FIELD  # the knocking stick is out: its owner must come back again
-
-    def _on_foul(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        assert p is not None
-        self._not_driver(text, p)
-        if self.tagged is not None:
-            raise self._err(text, "tag_pending", name=self.names[self.tagged], driver=self._name(self.driver))
-        if not self.can_up:  # M12, M13: the driver calls the foul by knocking the standing can
-            raise self._err(text, "can_down")
-        if event.foul == "grab" and self.rank_id(p) in self.options.fetch_others_ranks:
-            raise self._err(text, "foul_fetcher", **self._who(p))
-        if event.foul == "line" and self.stick[p] is not Stick.HAND:
-            raise self._err(text, "line_not_back", name=self.names[p])
-        self._end_round(new_driver=p)
-
-    def _check_race_over(self) -> None:
-        if all(self.stick[s] is Stick.HAND for s in self.players()):  # M8: everyone is back
-            self._end_round(new_driver=None)
-
-    # -- C8, C9: the driver's throw and the run ----------------------------------------------------------
-
-    def _on_snatch(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        assert p is not None
-        self._not_driver(text, p)
-        if self.stick[p] is not Stick.PILE:
-            raise self._err(text, "not_in_pile", name=self.names[p])
-        self.stick[p] = Stick.HAND
-        self.phase = Phase.THROW  # C8: the driver drives on; the snatcher throws again
-        self._news("news_driver_stays", name=self._name(self.driver))
-        if self.options.snatch_promotes:
-            self._promote_now(p, 1)
-
-    def _on_guarded(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        self.phase = Phase.RUN  # C9: the driver is free; everybody runs to the first line
-
-    def _on_last(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        assert p is not None
-        self._not_driver(text, p)
-        self._end_round(new_driver=p)
 
     # -- end of a round and of the game ------------------------------------------------------------------
 
@@ -479,7 +361,7 @@ class BankiState:
                 self.rank[seat] = min(top, self.rank[seat] + steps)
                 self._news("news_promoted", **self._who(seat))
         self.steps = [0] * len(self.names)
-        winners = [seat for seat in range(len(self.names)) if self.rank[seat] == top]
+        winners = [seat for seat in range(len(self.names)) if self.rank[seat] == top and self.present[seat]]
         if winners:  # M19: reaching the last line ends the game
             self._finish(winners)
             return
@@ -494,6 +376,43 @@ class BankiState:
             self._news("news_new_driver", name=self.names[new_driver], old=self.names[old])
         self.round += 1
         self._start_round()
+
+    # -- G9: joining and leaving between rounds ---------------------------------------------------------
+
+    def _on_join(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
+        assert event.player is not None
+        if p is not None and self.present[p]:
+            raise self._err(text, "already_playing", name=self.names[p])
+        if sum(self.present) >= self.options.max_players:
+            raise self._err(text, "too_many", high=self.options.max_players)
+        if p is None:  # a newcomer starts on the first rank
+            p = len(self.names)
+            self.names = (*self.names, event.player)
+            self.rank.append(0)
+            self.kicks.append(())
+            self.stick.append(Stick.HAND)
+            self.steps.append(0)
+            self.hit_waiting.append(False)
+            self.present.append(True)
+        self.present[p] = True  # one who comes back keeps his rank
+        self.order.append(p)  # and throws last, like a former driver (M9)
+        self._news("news_joined", name=self.names[p], rank=self.rank_id(p))
+        self.fresh = True
+
+    def _on_leave(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
+        assert p is not None
+        if sum(self.present) <= 2:  # M1: a driver and one thrower at least
+            raise self._err(text, "too_few")
+        self.present[p] = False
+        if p == self.driver:  # the last in the order, who drove most recently (M9), drives again (M18: one
+            may_drive = [s for s in self.order if self.rank_id(s) not in self.options.never_drive_ranks]
+            self.driver = (may_drive or self.order)[-1]  # who may be made the driver at all)
+            self.order.remove(self.driver)
+            self._news("news_left_driver", name=self.names[p], driver=self.names[self.driver])
+        else:
+            self.order.remove(p)
+            self._news("news_left", name=self.names[p])
+        self.fresh = True
 
     def _on_order(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
         assert p is not None and event.text is not None
@@ -510,7 +429,7 @@ class BankiState:
         """Take back the last event (the state is rebuilt from the start); returns the event undone."""
         if not self.history:
             raise RefereeError("undo", "nothing_to_undo")
-        rebuilt = new_game(self.names, self.options, seed=self.seed)
+        rebuilt = new_game(self.names[: self.starters], self.options, seed=self.seed)
         for event in self.history[:-1]:
             rebuilt.apply(event)
         undone = self.history[-1]
@@ -518,24 +437,18 @@ class BankiState:
         return undone
 
     def record(self) -> GameRecord:
-        """The game so far as a record; the names are in ``meta`` because events name the players."""
+        """The game so far as a record; the names are in ``meta`` because events name the players (those who
+        began the game: a player who joined later comes in by his ``join`` event, rule G9)."""
         defaults = BankiOptions().to_dict()
         options = {k: v for k, v in self.options.to_dict().items() if defaults[k] != v}
         return GameRecord(
             game=GAME,
-            players=len(self.names),
+            players=self.starters,
             options=options,
             actions=tuple(str(event) for event in self.history),
             seed=self.seed,
-            meta={"names": list(self.names)},
+            meta={"names": list(self.names[: self.starters])},
         )
-
-
-_PARTS = {
-    "any": ("torso", "arm", "leg", "heel"),
-    "legs": ("leg", "heel"),
-    "heels": ("heel",),
-}
 
 
 def new_game(names: Sequence[str], options: BankiOptions | None = None, *, seed: int = 0) -> BankiState:

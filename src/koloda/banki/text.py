@@ -55,6 +55,20 @@ KEYS: dict[str, str] = {
     "order_winner": N_("banki.order_winner"),
     "foul_fetcher": N_("banki.foul_fetcher"),
     "hand_knock": N_("banki.hand_knock"),
+    "never_drives": N_("banki.never_drives"),
+    "pick_unused": N_("banki.pick_unused"),
+    "pick_not_field": N_("banki.pick_not_field"),
+    "cant_tag_unarmed": N_("banki.cant_tag_unarmed"),
+    "not_between_rounds": N_("banki.not_between_rounds"),
+    "has_left": N_("banki.has_left"),
+    "already_playing": N_("banki.already_playing"),
+    "too_many": N_("banki.too_many"),
+    "too_few": N_("banki.too_few"),
+    "news_joined": N_("banki.news_joined"),
+    "news_left": N_("banki.news_left"),
+    "news_left_driver": N_("banki.news_left_driver"),
+    "next_roster": N_("banki.next_roster"),
+    "next_pick": N_("banki.next_pick"),
     "nothing_to_undo": N_("banki.nothing_to_undo"),
     "news_driver_first": N_("banki.news_driver_first"),
     "news_order": N_("banki.news_order"),
@@ -103,6 +117,13 @@ RANKS: dict[str, str] = {
     "general": N_("banki.rank.general"),
     "marshal": N_("banki.rank.marshal"),
     "sunny": N_("banki.rank.sunny"),
+    "nine": N_("banki.rank.nine"),
+    "ten": N_("banki.rank.ten"),
+    "jack": N_("banki.rank.jack"),
+    "queen": N_("banki.rank.queen"),
+    "king": N_("banki.rank.king"),
+    "ace": N_("banki.rank.ace"),
+    "god": N_("banki.rank.god"),
 }
 
 #: The ranks' ``object`` forms, which a template asks for with ``{rank:object}`` (koloda.i18n).
@@ -118,6 +139,13 @@ OBJECT_FORMS: tuple[str, ...] = (
     N_("banki.rank.general.object"),
     N_("banki.rank.marshal.object"),
     N_("banki.rank.sunny.object"),
+    N_("banki.rank.nine.object"),
+    N_("banki.rank.ten.object"),
+    N_("banki.rank.jack.object"),
+    N_("banki.rank.queen.object"),
+    N_("banki.rank.king.object"),
+    N_("banki.rank.ace.object"),
+    N_("banki.rank.god.object"),
 )
 
 PHASES: dict[str, str] = {
@@ -133,6 +161,7 @@ MEANS: dict[str, str] = {
     "any": N_("banki.means.any"),
     "stick": N_("banki.means.stick"),
     "hand": N_("banki.means.hand"),
+    "holding": N_("banki.means.holding"),
 }
 PARTS: dict[str, str] = {
     "any": N_("banki.parts.any"),

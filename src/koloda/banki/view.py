@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from koloda import i18n
-from koloda.banki.events import Event, Phase
+from koloda.banki.events import Event, Kind
 from koloda.banki.state import BankiState
 from koloda.banki.text import MEANS, PARTS, PHASES, RefereeError, rank_name, say
 from koloda.i18n import N_, Lang
@@ -20,6 +20,7 @@ _STICKS = {
     "hand": N_("banki.stick.hand"),
     "field": N_("banki.stick.field"),
     "pile": N_("banki.stick.pile"),
+    "carried": N_("banki.stick.carried"),
 }
 _VARIANTS = {"moscow": N_("banki.variant.moscow"), "chelyabinsk": N_("banki.variant.chelyabinsk")}
 
@@ -102,6 +103,8 @@ def what_next(state: BankiState, lang: Lang = "en") -> list[str]:
                 out.append(say("next_spear", lang, name=names[thrower]))
         if state.options.style == "chelyabinsk":
             _chelyabinsk_sticks(state, lang, out)
+        if state.fresh:
+            out.append(say("next_roster", lang))
         return out
     # the Moscow race back
     out_there = [s for s in state.players() if state.stick[s].value != "hand"]
@@ -131,6 +134,9 @@ def what_next(state: BankiState, lang: Lang = "en") -> list[str]:
                 )
             )
         out.append(say("next_fouls", lang))
+    holding = [s for s in out_there if state.options.privileges(state.rank_id(s))[0] == "holding"]
+    if holding:
+        out.append(say("next_pick", lang, names=", ".join(names[s] for s in holding)))
     fetchers = [names[s] for s in state.players() if state.rank_id(s) in state.options.fetch_others_ranks]
     if fetchers:
         out.append(say("next_bring", lang, names=", ".join(fetchers)))
@@ -181,59 +187,75 @@ def observe(state: BankiState, seat: int | None = None) -> dict[str, Any]:
         "thrower": state.thrower(),
         "pending_promotions": list(state.steps),
         "winners": list(state.winners),
+        "present": list(state.present),
         "orders": [[seat, text] for seat, text in state.orders],
         "history": [str(event) for event in state.history],
     }
 
 
-def legal_events(state: BankiState) -> Iterator[Event]:
-    """A sample of events the rules allow now: every kind and player, one distance per kick, every tag.
-
-    Used by the random playouts; ``apply`` is the judge, this only proposes.
-    """
+def _candidates(state: BankiState) -> Iterator[Event]:
+    """Every event of the kinds this stage allows that could be legal (``apply`` judges): all tags but on
+    the head (G4 refuses it always), crosses of the stick just thrown, and kicks at three distances."""
     names = state.names
-    phase = state.phase
-    if phase is Phase.COUNT:
-        yield Event("count")
-        for name in names:
-            yield Event("counted", player=name)
-        return
-    if phase is Phase.KICK:
+    kinds = state.allowed_kinds()
+    here = [names[s] for s in range(len(names)) if state.present[s]]
+    for kind in ("count", "reset", "guarded"):
+        if kind in kinds:
+            yield Event(kind)
+    if "counted" in kinds:
+        yield from (Event("counted", player=name) for name in here)
+    if "kick" in kinds:
         for seat in state.pending_kickers():
-            for metres in (3, 7, 11):
-                yield Event("kick", player=names[seat], centimetres=metres * 100)
-        return
-    if phase is Phase.OVER:
-        if state.options.winner_orders:
-            for seat in state.players():
-                if seat not in state.winners:
-                    yield Event("order", player=names[seat], text="whistle three times")
-        return
-    candidates: list[Event] = [Event("reset"), Event("guarded")]
-    for name in names:
-        candidates += [Event("hit", player=name), Event("back", player=name), Event("knock", player=name)]
-        candidates += [
-            Event("snatch", player=name),
-            Event("last", player=name),
-            Event("hit", player=name, spear=True),
-        ]
-        candidates += [Event("miss", player=name, where=w) for w in ("pile", "field")]
-        candidates += [Event("miss", player=name), Event("foul", player=name, foul="grab")]
-        candidates.append(Event("foul", player=name, foul="line"))
-        candidates += [
-            Event("tag", player=name, means=m, part=p) for m in ("stick", "hand") for p in ("torso", "heel")
-        ]
-        for other in names:
-            if other != name:
-                candidates += [
-                    Event("cross", player=name, other=other),
-                    Event("bring", player=name, other=other),
-                ]
-    for event in candidates:
-        if event.kind in state.allowed_kinds():
-            trial = state.copy()
-            try:
-                trial.apply(event)
-            except RefereeError:
-                continue
-            yield event
+            yield from (Event("kick", player=names[seat], centimetres=m * 100) for m in (3, 7, 11))
+    simple: tuple[Kind, ...] = ("hit", "back", "pick", "knock", "snatch", "last", "leave")
+    for name in here:
+        yield from (Event(kind, player=name) for kind in simple if kind in kinds)
+        if "hit" in kinds:
+            yield Event("hit", player=name, spear=True)
+        if "miss" in kinds:
+            yield Event("miss", player=name)
+            yield Event("miss", player=name, spear=True)
+            yield from (Event("miss", player=name, where=w) for w in ("pile", "field"))
+        if "foul" in kinds:
+            yield from (Event("foul", player=name, foul=f) for f in ("grab", "line"))
+        if "tag" in kinds:
+            for means in ("stick", "hand"):
+                yield from (
+                    Event("tag", player=name, means=means, part=p) for p in ("torso", "arm", "leg", "heel")
+                )
+        if "bring" in kinds and state.rank_id(state.seat(name)) in state.options.fetch_others_ranks:
+            yield from (Event("bring", player=name, other=other) for other in here if other != name)
+        if "order" in kinds and state.options.winner_orders:
+            yield Event("order", player=name, text="whistle three times")
+    if "cross" in kinds and state.just_threw is not None:
+        thrower = names[state.just_threw]
+        yield from (Event("cross", player=thrower, other=other) for other in here if other != thrower)
+    if "join" in kinds:
+        yield from (Event("join", player=names[s]) for s in range(len(names)) if not state.present[s])
+
+
+def legal_events(state: BankiState) -> Iterator[Event]:
+    """The events the rules allow now: every kind and player, every tag, three distances per kick.
+
+    Used by the random playouts and the referee page's buttons; ``apply`` is the judge, this only lists.
+    """
+    for event in _candidates(state):
+        trial = state.copy()
+        try:
+            trial.apply(event)
+        except RefereeError:
+            continue
+        yield event
+
+
+def templates(state: BankiState) -> list[str]:
+    """Events the page cannot list in full, as their start: a kick needs its metres, a newcomer his name,
+    the winner's order its words (the page asks for the rest)."""
+    out = []
+    if "kick" in state.allowed_kinds():
+        out += [f"kick {state.names[seat]}" for seat in state.pending_kickers()]
+    if "join" in state.allowed_kinds() and state.fresh and sum(state.present) < state.options.max_players:
+        out.append("join")
+    if state.phase.value == "over" and state.options.winner_orders:
+        out += [f"order {state.names[s]}" for s in state.players() if s not in state.winners]
+    return out

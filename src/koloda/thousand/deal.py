@@ -74,9 +74,14 @@ def deal_players(deal: Any) -> int:
 def parse_deal(deal: Any) -> dict[str, Any]:
     """Validate an explicit deal; return it with hands and talon as bitmasks."""
     players = deal_players(deal)
-    unknown = sorted(set(deal) - {"dealer", "hands", "talon", "seed"})
+    unknown = sorted(set(deal) - {"dealer", "hands", "talon", "seed", "redeal"})
     if unknown:
-        raise RecordError(f"unknown key {unknown[0]!r} in the deal; known keys: dealer, hands, talon, seed")
+        raise RecordError(
+            f"unknown key {unknown[0]!r} in the deal; known keys: dealer, hands, talon, seed, redeal"
+        )
+    redeal = deal.get("redeal", False)
+    if type(redeal) is not bool:
+        raise RecordError(f"the deal's 'redeal' must be true or false, not {redeal!r}")
     if players not in (3, 4):
         raise RecordError(f"a deal needs 3 or 4 hands, not {players}")
     dealer = deal.get("dealer")
@@ -109,14 +114,17 @@ def parse_deal(deal: Any) -> dict[str, Any]:
             raise RecordError(f"hand {i} of the deal has {mask.bit_count()} cards, not {want}")
     if masks[-1].bit_count() != 3:
         raise RecordError(f"the deal's talon has {masks[-1].bit_count()} cards, not 3")
-    return {"dealer": dealer, "hands": masks[:-1], "talon": masks[-1], "seed": seed}
+    return {"dealer": dealer, "hands": masks[:-1], "talon": masks[-1], "seed": seed, "redeal": redeal}
 
 
 def deal_to_json(deal: dict[str, Any]) -> dict[str, Any]:
     """The JSON layout of a parsed deal (cards in canonical notation)."""
-    return {
+    out = {
         "dealer": deal["dealer"],
         "hands": [" ".join(map(str, mask_cards(m))) for m in deal["hands"]],
         "talon": " ".join(map(str, mask_cards(deal["talon"]))),
         "seed": deal["seed"],
     }
+    if deal.get("redeal"):
+        out["redeal"] = True
+    return out

@@ -140,6 +140,9 @@ class ThousandRules:
             else:
                 hands, talon = list(cards[0]), cards[1]
                 cards = None
+                if not (self._deal0 is not None and self._deal0.get("redeal")):
+                    self._shuffle += 1
+                    break  # rule G4: an explicit deal is played as given (unless it asks for the redeal)
             self._shuffle += 1
             if not D.is_void(self._options, hands, talon):  # rule G4
                 break

@@ -185,7 +185,9 @@ def _build(w: _World, places: dict[str, list[int]]) -> tuple[ThousandState, list
         known.players,
         "deal",
         None,
-        {"dealer": known.dealer, "hands": hands, "talon": talon, "seed": 0},
+        # a shuffled deal is never void, so neither is a world of it: "redeal" makes the engine deal a void
+        # world again, which the check below sees (an explicit void deal, played as given, finds no world)
+        {"dealer": known.dealer, "hands": hands, "talon": talon, "seed": 0, "redeal": True},
     )
     if state._shuffle != 1:
         return None  # rule G4 would have dealt these cards again
@@ -395,7 +397,7 @@ class WorldSampler:
         if initial[decl] & talon != talon:
             return None
         initial[decl] &= ~talon
-        deal = {"dealer": view.dealer, "hands": initial, "talon": talon, "seed": 0}
+        deal = {"dealer": view.dealer, "hands": initial, "talon": talon, "seed": 0, "redeal": True}
         state = ThousandState(self._options, n, "deal", None, deal)
         if any(cards_mask(state.hand(p)) != initial[p] for p in active):
             return None  # the world would have been dealt again (rule G4)

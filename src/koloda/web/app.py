@@ -146,6 +146,8 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
                     "presets": game.options_class.preset_names(),
                     "options": [list(row) for row in game.options_class.describe()],
                     "defaults": game.options_class().to_dict(),
+                    "schema": game.options_class.schema(),
+                    "preset_values": game.options_class.preset_values(),
                 }
                 for game in registry.games()
             }
@@ -238,6 +240,10 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
             ]
         )
 
+    async def banki_options(request: Request) -> Response:
+        _query(request, NoQuery)
+        return JSONResponse(banki.options_json())
+
     async def banki_game(request: Request) -> Response:
         _query(request, NoQuery)
         game_id = _id(request.path_params["id"], "unknown_game")
@@ -275,6 +281,7 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
         Route("/api/sheets/{id}/{action:str}", sheet, methods=["POST"]),
         Route("/api/sheets/{id}/export/{fmt}", export),
         Route("/api/banki", banki_list, methods=["GET", "POST"]),
+        Route("/api/banki/options", banki_options),
         Route("/api/banki/{id}", banki_game),
         Route("/api/banki/{id}/{action:str}", banki_game, methods=["POST"]),
         WebSocketRoute("/ws/{id}", play),

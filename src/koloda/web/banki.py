@@ -18,13 +18,11 @@ import secrets
 from typing import Any
 
 from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe, saved
-from koloda.banki.view import describe, news_text, what_next
+from koloda.banki.view import describe, news_text, templates, what_next
 from koloda.errors import KolodaError, NotationError, NotFoundError
 from koloda.store import Store
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewBanki, game_options
-
-MAX_SUGGESTIONS = 40
 
 
 def create(store: Store, request: NewBanki) -> int:
@@ -71,18 +69,18 @@ def undo(store: Store, game_id: int) -> BankiState:
 
 
 def suggestions(state: BankiState) -> list[str]:
-    """Events the referee would accept now (a sample: kicks with example distances), for tapping."""
-    found = []
-    for event in legal_events(state):
-        trial = state.copy()
-        try:
-            trial.apply(event)
-        except KolodaError:
-            continue
-        found.append(str(event))
-        if len(found) >= MAX_SUGGESTIONS:
-            break
-    return found
+    """Every event the referee would accept now that can be listed in full (all of them, however many
+    players: the page offers each by taps, word by word); kicks, newcomers and orders are templates."""
+    return [str(event) for event in legal_events(state) if event.kind != "kick" and event.kind != "order"]
+
+
+def options_json() -> dict[str, Any]:
+    """``GET /api/banki/options``: what the new-game form offers: every option, each preset's values."""
+    return {
+        "presets": [name for name in BankiOptions.preset_names() if name != "default"],  # moscow
+        "preset_values": BankiOptions.preset_values(),
+        "schema": BankiOptions.schema(),
+    }
 
 
 def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
@@ -93,6 +91,7 @@ def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
         "view": observe(state),
         "over": state.is_over(),
         "suggestions": suggestions(state),
+        "templates": templates(state),
         **{
             lang: {
                 "describe": describe(state, lang),

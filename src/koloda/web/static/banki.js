@@ -1,9 +1,12 @@
-// The banki referee on a phone in the yard: type (or tap) what happened; the server's referee
+// The banki referee on a phone in the yard: tap (or type) what happened; the server's referee
 // (koloda.banki) says what it means and what comes next, and keeps every event.
 "use strict";
 
 const GAME_ID = window.location.pathname.split("/")[2] || null;
 let game = null;
+let OPTIONS = null;  // what the new-game form offers (GET /api/banki/options)
+let FORM = null;
+let path = [];  // the words of the event tapped so far
 
 async function showList() {
   document.getElementById("list-view").classList.remove("hidden");
@@ -12,15 +15,61 @@ async function showList() {
     el("li", {}, el("a", { href: `/banki/${g.id}` }, `#${g.id}: ${g.names.join(", ")}`))));
 }
 
+async function showForm() {
+  OPTIONS = await api("GET", "/api/banki/options");
+  const preset = document.getElementById("banki-preset");
+  preset.replaceChildren(...OPTIONS.presets.map((name) => el("option", { value: name }, name)));
+  FORM = optionsForm(document.getElementById("banki-options"), OPTIONS.schema);
+  FORM.fill(OPTIONS.preset_values[preset.value]);
+  preset.addEventListener("change", () => FORM.fill(OPTIONS.preset_values[preset.value]));
+}
+
 async function createGame(event) {
   event.preventDefault();
   try {
     const names = document.getElementById("names").value.split(",").map((n) => n.trim()).filter(Boolean);
-    const made = await api("POST", "/api/banki", { names, preset: document.getElementById("banki-preset").value });
+    const preset = document.getElementById("banki-preset").value;
+    const made = await api("POST", "/api/banki", { names, preset, options: FORM.changes() });
     window.location.href = `/banki/${made.id}`;
   } catch (e) {
     document.getElementById("new-error").textContent = errorText(e);
   }
+}
+
+// Every event the referee accepts now, as a tree of words: a tap on a word shows the words that may follow
+// it; a tap on a whole event puts it on the line (Enter sends it). A template (a kick, a newcomer, an
+// order) puts its start on the line and waits for the rest to be typed.
+function renderChips() {
+  const prefix = path.join(" ");
+  const starts = (text) => path.length === 0 || text === prefix || text.startsWith(prefix + " ");
+  const events = game.suggestions.filter(starts);
+  const templates = game.templates.filter(starts);
+  const next = new Set();
+  for (const text of [...events, ...templates]) {
+    const words = text.split(" ");
+    if (words.length > path.length) next.add(words[path.length]);
+  }
+  const chips = [];
+  if (path.length) {
+    chips.push(el("button", { class: "chip path", type: "button", dataset: { back: "1" }, onclick: () => { path.pop(); renderChips(); } }, "← " + prefix));
+  }
+  if (path.length && events.includes(prefix)) {
+    chips.push(el("button", { class: "chip event", type: "button", dataset: { event: prefix }, onclick: () => put(prefix, false) }, prefix + " ⏎"));
+  }
+  if (path.length && templates.includes(prefix)) {
+    chips.push(el("button", { class: "chip event", type: "button", dataset: { template: prefix }, onclick: () => put(prefix, true) }, prefix + " …"));
+  }
+  for (const word of next) {
+    chips.push(el("button", { class: "chip", type: "button", dataset: { word }, onclick: () => { path.push(word); renderChips(); } }, word));
+  }
+  document.getElementById("chips").replaceChildren(...chips);
+}
+
+function put(text, more) {
+  const input = document.getElementById("event");
+  input.value = more ? text + " " : text;
+  input.inputMode = more && text.startsWith("kick") ? "decimal" : "text";
+  input.focus();
 }
 
 function render() {
@@ -30,20 +79,16 @@ function render() {
   document.getElementById("next").replaceChildren(...text.next.map((line) => el("li", {}, line)));
   document.getElementById("history").replaceChildren(...game.view.history.map((line) => el("li", {}, line)));
   document.getElementById("undo").disabled = game.view.history.length === 0;
-  document.getElementById("chips").replaceChildren(...game.suggestions.map((line) =>
-    el("button", { class: "chip", type: "button", onclick: () => {
-      const input = document.getElementById("event");
-      input.value = line;
-      input.focus();
-    } }, line)));
+  path = [];
+  renderChips();
   document.body.dataset.events = game.view.history.length;
 }
 
-async function send(path, body) {
+async function send(url, body) {
   const error = document.getElementById("event-error");
   error.textContent = "";
   try {
-    game = await api("POST", path, body);
+    game = await api("POST", url, body);
     document.getElementById("event").value = "";
     render();
   } catch (e) {
@@ -55,6 +100,7 @@ async function start() {
   langSwitch(() => { if (game) render(); else showList(); });
   if (!GAME_ID) {
     document.getElementById("new-banki").addEventListener("submit", createGame);
+    await showForm();
     showList();
     return;
   }

@@ -162,3 +162,55 @@ async function api(method, path, body) {
   if (!response.ok) throw data;
   return data;
 }
+
+// A form with one control per option of a game (its `schema` from the server: koloda.options.Options.schema):
+// a list of choices, a box, a number, or a comma-separated list. `fill(values)` shows a preset's values;
+// `changes()` gives the options that differ from them, as the API takes them.
+function optionsForm(box, schema) {
+  let shown = {};
+  const controls = schema.map((row) => {
+    let input;
+    if (row.kind === "choice") {
+      input = el("select", {}, row.choices.map((choice) => el("option", { value: JSON.stringify(choice) }, String(choice))));
+    } else if (row.kind === "bool") {
+      input = el("input", { type: "checkbox" });
+    } else if (row.kind === "int" || row.kind === "float") {
+      input = el("input", { type: "number", step: row.kind === "int" ? "1" : "any", inputmode: "decimal" });
+    } else {
+      input = el("input", { type: "text", size: "28", autocapitalize: "none" });
+    }
+    input.dataset.option = row.name;
+    box.append(el("label", { class: "option" }, el("code", {}, row.name), " ", input));
+    return { row, input };
+  });
+  const read = ({ row, input }) => {
+    if (row.kind === "choice") return JSON.parse(input.value);
+    if (row.kind === "bool") return input.checked;
+    if (row.kind === "int" || row.kind === "float") return input.value === "" ? null : Number(input.value);
+    if (row.kind === "list") {
+      const items = input.value.split(",").map((item) => item.trim()).filter(Boolean);
+      return row.item.kind === "int" || row.item.kind === "float" ? items.map(Number) : items;
+    }
+    return input.value === "" && row.nullable ? null : input.value;
+  };
+  const write = ({ row, input }, value) => {
+    if (row.kind === "choice") input.value = JSON.stringify(value);
+    else if (row.kind === "bool") input.checked = Boolean(value);
+    else if (row.kind === "list") input.value = (value || []).join(", ");
+    else input.value = value === null || value === undefined ? "" : String(value);
+  };
+  return {
+    fill(values) {
+      shown = values;
+      controls.forEach((control) => write(control, values[control.row.name]));
+    },
+    changes() {
+      const out = {};
+      for (const control of controls) {
+        const value = read(control);
+        if (JSON.stringify(value) !== JSON.stringify(shown[control.row.name])) out[control.row.name] = value;
+      }
+      return out;
+    },
+  };
+}

@@ -3,6 +3,7 @@
 "use strict";
 
 let GAMES = {};
+let FORM = null;  // the rules of the chosen game, one control each (common.js optionsForm)
 
 function fillSelect(select, values, label) {
   const current = select.value;
@@ -17,9 +18,17 @@ function renderForm() {
   fillSelect(players, Array.from({ length: high - low + 1 }, (_, i) => low + i));
   if (!players.dataset.touched) players.value = String(Math.min(high, Math.max(low, 3)));
   fillSelect(document.getElementById("preset"), game.presets);
-  document.getElementById("option-help").replaceChildren(
-    ...game.options.map(([name, kinds, def]) => el("div", {}, el("code", {}, name), ` = ${def}  (${kinds})`)));
+  const box = document.getElementById("option-form");
+  box.replaceChildren();
+  FORM = optionsForm(box, game.schema);
+  FORM.fill(game.preset_values[document.getElementById("preset").value]);
   renderSeats();
+}
+
+// A preset chosen: the rules' controls show its values (what is changed from them is sent).
+function renderPreset() {
+  const game = GAMES[document.getElementById("game").value];
+  FORM.fill(game.preset_values[document.getElementById("preset").value]);
 }
 
 function renderSeats() {
@@ -76,7 +85,7 @@ async function createTable(event) {
       game: document.getElementById("game").value,
       players: Number(document.getElementById("players").value),
       preset: document.getElementById("preset").value,
-      options: parseOptions(document.getElementById("options").value),
+      options: { ...FORM.changes(), ...parseOptions(document.getElementById("options").value) },
       seats,
     };
     const made = await api("POST", "/api/tables", body);
@@ -137,6 +146,7 @@ async function start() {
   const names = Object.keys(GAMES).filter((k) => k !== "levels");
   fillSelect(document.getElementById("game"), names, (n) => GAMES[n].title[lang()]);
   document.getElementById("game").addEventListener("change", renderForm);
+  document.getElementById("preset").addEventListener("change", renderPreset);
   document.getElementById("players").addEventListener("change", (e) => { e.target.dataset.touched = "1"; renderSeats(); });
   document.getElementById("new-table").addEventListener("submit", createTable);
   renderForm();
