@@ -10,6 +10,7 @@ kind is raised for one kind of input, and its message quotes the input and says 
 | :class:`IllegalActionError` | a parsed action the position does not allow | ``illegal_action`` | 409 |
 | :class:`OptionsError` | options: unknown key, wrong type, impossible combination | ``bad_options`` | 400 |
 | :class:`RecordError` | a record, score file or other file: unreadable, malformed | ``bad_record`` | 400 |
+| :class:`ConflictError` | a numbered line the store holds: another writer was first | ``conflict`` | 409 |
 | :class:`RequestError` | a web body or query, a command-line value | ``bad_request`` | 400 |
 | :class:`NotFoundError` | the id of something that does not exist (a table, a sheet) | ``not_found`` | 404 |
 
@@ -84,6 +85,14 @@ class RecordError(KolodaError):
     """A game record, score file or other file is unreadable, malformed or does not replay."""
 
     code = "bad_record"
+
+
+class ConflictError(RecordError):
+    """A line (a table's action, a sheet's deal, a banki event) with a number the store already holds:
+    another writer, another node or program on the same database, wrote it first; nothing was written."""
+
+    code = "conflict"
+    status = 409
 
 
 class RequestError(KolodaError):

@@ -26,6 +26,7 @@ from koloda.registry import get
 from koloda.store import migrate
 from koloda.store.schema import metadata
 from koloda.store.sql import SqlStore
+from koloda.thousand.options import ThousandOptions
 from koloda.thousand.sheet.terminal import Sheet
 from koloda.web.app import create_app
 
@@ -138,7 +139,10 @@ def test_every_sheet_scores_the_same_in_the_browser_and_the_terminal(
     assert upgraded.sheet_ids() == [int(key) for key in sheets]
     with TestClient(create_app(upgraded)) as client:
         for key, was in sheets.items():
-            assert client.get(f"/api/sheets/{key}").json() == was["sheet"]
+            got, want = client.get(f"/api/sheets/{key}").json(), dict(was["sheet"])
+            options, old = got.pop("options"), want.pop("options")
+            assert got == want
+            assert options == ThousandOptions().to_dict() | old  # an option added since: its default
             assert client.get(f"/api/sheets/{key}/export/jsonl").text == was["jsonl"]
             sheet = Sheet.load(upgraded, int(key))
             assert sheet.export("jsonl") == was["jsonl"]

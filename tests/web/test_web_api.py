@@ -3,12 +3,13 @@ its reason, a resync for the client, and nothing changed."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import create, hub, tokens, until
+from web_helpers import app_client, create, hub, tokens, until
 
 from koloda.bank import new_game, observe
 from koloda.registry import get
@@ -278,14 +279,30 @@ class BrokenBot:
 
 
 def test_a_broken_bot_does_not_stall_the_table(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr("koloda.game.GameSpec.bot", lambda *args, **kwargs: BrokenBot())
-    made = create(client, game="bank", players=2, seed=5, seats=[{"kind": "bot", "level": "easy"}] * 2)
-    with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        frame = until(ws, lambda f: f["v"] >= 3, first=hello(ws))
-    assert frame["v"] >= 3 and len(stored_actions(client, made["id"])) >= 3
+    # bots on threads of this process, where the patch holds (a worker process has the real bots)
+    for client in app_client(tmp_path, bot_delay=0, bot_workers=0):
+        made = create(client, game="bank", players=2, seed=5, seats=[{"kind": "bot", "level": "easy"}] * 2)
+        with client.websocket_connect(f"/ws/{made['id']}") as ws:
+            frame = until(ws, lambda f: f["v"] >= 3, first=hello(ws))
+        assert frame["v"] >= 3 and len(stored_actions(client, made["id"])) >= 3
     assert "table 1, seat 1: bot easy raised: RuntimeError: this bot is broken" in caplog.text  # said
+
+
+def test_bots_think_in_worker_processes_and_their_faults_are_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # a time limit no bot keeps: every move of the worker's bot is an overrun, recorded and logged here
+    for client in app_client(tmp_path, bot_delay=0, bot_seconds=1e-9, bot_workers=1):
+        made = create(client, game="bank", players=2, seed=5, seats=[{"kind": "bot", "level": "easy"}] * 2)
+        with client.websocket_connect(f"/ws/{made['id']}") as ws:
+            until(ws, lambda f: f["v"] >= 3, first=hello(ws))
+        room = hub(client).rooms[made["id"]]
+        assert hub(client).bots.workers == 1 and room.faults
+        assert all(fault.kind in ("overran", "raised") for fault in room.faults)
+    assert f"table {made['id']}, seat " in caplog.text and "overran" in caplog.text
 
 
 def test_a_thousand_match_ends_with_its_winner_and_score_table(client: TestClient) -> None:

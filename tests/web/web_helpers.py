@@ -19,9 +19,10 @@ from koloda.web.app import create_app
 from koloda.web.hub import Hub
 
 
-def app_client(tmp_path: Path, bot_delay: float) -> Iterator[TestClient]:
-    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move."""
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay)
+def app_client(tmp_path: Path, bot_delay: float, **settings: Any) -> Iterator[TestClient]:
+    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move (and
+    ``create_app``'s other settings)."""
+    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay, **settings)
     with TestClient(app) as test_client:
         yield test_client
 

@@ -14,6 +14,7 @@ options and deal lines; a banki game as its names, options, seed and event lines
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -51,7 +52,8 @@ class Store(Protocol):
 
     Every write is committed before the method returns. An id that names nothing raises
     :class:`~koloda.errors.NotFoundError`; a database that cannot be read or written raises
-    :class:`~koloda.errors.RecordError`.
+    :class:`~koloda.errors.RecordError`; a numbered line (an action, a deal, an event) or seats that
+    another writer wrote first raise :class:`~koloda.errors.ConflictError` (a RecordError).
     """
 
     @property
@@ -73,7 +75,13 @@ class Store(Protocol):
 
     def append_action(self, table_id: int, seq: int, action: str) -> None: ...
 
-    def set_seats(self, table_id: int, seats: list[SeatRecord]) -> None: ...
+    def append_actions(self, lines: Sequence[tuple[int, int, str]]) -> None: ...
+
+    def actions_since(self, table_id: int, seq: int) -> list[str]: ...
+
+    def set_seats(
+        self, table_id: int, seats: list[SeatRecord], expected: Sequence[SeatRecord] | None = None
+    ) -> None: ...
 
     # -- Thousand score sheets (the terminal and the web app) -------------------------------------
 

@@ -10,6 +10,8 @@ another one: a file path (``games.db``) or a SQLAlchemy URL (``sqlite:///games.d
 '/srv/koloda'
 >>> database_url("sqlite:///games.db")
 'sqlite:///games.db'
+>>> database_url("postgresql://koloda@db.example/koloda")
+'postgresql+psycopg://koloda@db.example/koloda'
 >>> database_url("/tmp/koloda games.db")
 'sqlite:////tmp/koloda games.db'
 >>> database_url("mysql+nodriver://")
@@ -73,6 +75,8 @@ def database_url(db: str | Path) -> str:
         return sqlite_url(Path(db))
     import sqlalchemy as sa
 
+    if db.startswith(("postgresql://", "postgres://")):  # the driver koloda installs: psycopg (3)
+        db = "postgresql+psycopg://" + db.split("://", 1)[1]
     try:
         sa.make_url(db).get_dialect()
     except sa.exc.NoSuchModuleError:

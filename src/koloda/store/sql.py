@@ -3,7 +3,15 @@
 Opening it runs the migrations (:mod:`koloda.store.migrate`) in one transaction. On SQLite every
 transaction is a real one, DDL included (the driver's own transaction handling is turned off and koloda
 says ``BEGIN``), and a write takes the lock at once (``BEGIN IMMEDIATE``) so that two programs on one
-file, say ``koloda serve`` and ``koloda thousand sheet``, wait for each other rather than fail.
+file, say ``koloda serve`` and ``koloda thousand sheet``, wait for each other rather than fail. A file
+is kept in write-ahead-log mode with ``synchronous=FULL``: a commit is on disk when it returns, and
+readers never wait for the writer. PostgreSQL is reached through psycopg (``postgresql://`` URLs mean
+``postgresql+psycopg://``, :func:`koloda.store.paths.database_url`).
+
+A line (a table's action, a sheet's deal, a banki event) is numbered; writing a number the store already
+holds raises :class:`~koloda.errors.ConflictError` and writes nothing, so two writers of one table (two
+nodes of the web app) never both get their action in. :meth:`SqlStore.append_actions` writes the actions
+of many tables in one transaction (the web app's group commit).
 
 >>> store = SqlStore("sqlite://")
 >>> seats = [SeatRecord("Аня", "t" * 22, None, False), SeatRecord("Bot", "u" * 22, "easy", True)]
@@ -19,7 +27,7 @@ koloda.errors.NotFoundError: no score sheet 5 in an in-memory database
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +37,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic.util import CommandError
 
-from koloda.errors import NotFoundError, RecordError
+from koloda.errors import ConflictError, NotFoundError, RecordError
 from koloda.store import SeatRecord, TableRecord, migrate
 from koloda.store.schema import actions, banki_events, banki_games, sheet_deals, sheets, tables
 
@@ -46,10 +54,13 @@ def make_engine(url: str) -> sa.Engine:
     else:
         engine = sa.create_engine(url)
     if engine.dialect.name == "sqlite":
+        on_file = url not in _MEMORY
 
         @sa.event.listens_for(engine, "connect")
         def no_driver_transactions(dbapi_connection: Any, record: Any) -> None:
             dbapi_connection.isolation_level = None
+            if on_file:  # a commit is on disk when it returns (also in write-ahead-log mode)
+                dbapi_connection.execute("PRAGMA synchronous=FULL")
 
         @sa.event.listens_for(engine, "begin")
         def begin(connection: sa.Connection) -> None:
@@ -78,6 +89,10 @@ def banki_row(names: list[str], options: dict[str, Any], seed: int) -> dict[str,
         "seed": seed,
         "created": now(),
     }
+
+
+def _seats_json(seats: Sequence[SeatRecord]) -> str:
+    return json.dumps([seat.to_json() for seat in seats], ensure_ascii=False)
 
 
 def _reason(exc: BaseException) -> str:
@@ -110,6 +125,12 @@ class SqlStore:
                 current = migrate.current(connection)
             with self._transaction(begin="IMMEDIATE" if current != migrate.head() else "") as connection:
                 migrate.upgrade(connection, self.location)
+            if self.path is not None:  # readers never wait for the writer (kept in the file once set)
+                raw = self._engine.raw_connection()  # outside any transaction, as SQLite asks
+                try:
+                    raw.cursor().execute("PRAGMA journal_mode=WAL")
+                finally:
+                    raw.close()
         except RecordError:
             self.close()
             raise
@@ -147,6 +168,10 @@ class SqlStore:
         try:
             with self._transaction() as connection:
                 yield connection
+        except sa.exc.IntegrityError as exc:  # a line's number taken: another writer was first
+            raise ConflictError(
+                f"the database {self.location} already holds that line: {_reason(exc)}"
+            ) from None
         except sa.exc.SQLAlchemyError as exc:
             raise RecordError(f"cannot write to the database {self.location}: {_reason(exc)}") from None
 
@@ -203,7 +228,7 @@ class SqlStore:
             players=players,
             options=json.dumps(options),
             seed=seed,
-            seats=json.dumps([seat.to_json() for seat in seats], ensure_ascii=False),
+            seats=_seats_json(seats),
             created=now(),
         )
 
@@ -225,16 +250,37 @@ class SqlStore:
         return self._ids(tables)
 
     def append_action(self, table_id: int, seq: int, action: str) -> None:
-        """Store action number ``seq`` (from 1); a second writer of the same number fails."""
+        """Store action number ``seq`` (from 1); a second writer of the same number gets ConflictError."""
         self._add_line(actions, table_id, seq, action)
 
-    def set_seats(self, table_id: int, seats: list[SeatRecord]) -> None:
+    def append_actions(self, lines: Sequence[tuple[int, int, str]]) -> None:
+        """Store many tables' actions, each ``(table id, seq, action)``, in one transaction: all or none
+        (ConflictError if any number is taken)."""
+        if not lines:
+            return
         with self.transaction() as db:
             db.execute(
-                tables.update()
-                .where(tables.c.id == table_id)
-                .values(seats=json.dumps([seat.to_json() for seat in seats], ensure_ascii=False))
+                actions.insert(),
+                [{"table_id": table, "seq": seq, "action": text} for table, seq, text in lines],
             )
+
+    def actions_since(self, table_id: int, seq: int) -> list[str]:
+        """The actions of a table after number ``seq``, in order (what another writer added)."""
+        with self.reading() as db:
+            query = sa.select(actions.c.action).where(actions.c.table_id == table_id, actions.c.seq > seq)
+            return list(db.execute(query.order_by(actions.c.seq)).scalars())
+
+    def set_seats(
+        self, table_id: int, seats: list[SeatRecord], expected: Sequence[SeatRecord] | None = None
+    ) -> None:
+        """Replace a table's seats; with ``expected``, only if they are still those (ConflictError if
+        another writer changed them first: two people taking seats of one table on two nodes)."""
+        update = tables.update().where(tables.c.id == table_id)
+        if expected is not None:
+            update = update.where(tables.c.seats == _seats_json(expected))
+        with self.transaction() as db:
+            if db.execute(update.values(seats=_seats_json(seats))).rowcount != 1:
+                raise ConflictError(f"the seats of table {table_id} changed meanwhile in {self.location}")
 
     # -- Thousand score sheets ---------------------------------------------------------------------
 

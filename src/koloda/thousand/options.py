@@ -130,6 +130,7 @@ class ThousandOptions(Options):
     ace_marriage: bool = False  # G10: the four aces, declared by leading one of them, score 200
     show_past_tricks: bool = True  # G15: views show every finished trick, else only the last one
     sitting_scores: SittingScores = "talon"  # G2: 4 players: the sitting dealer's points from the talon
+    max_deals: int | None = None  # G16 (koloda): the game ends after this many deals; None: at the target
 
     def _validate_game(self) -> None:
         """G4: redeal thresholds that would void most deals are refused."""
@@ -137,3 +138,5 @@ class ThousandOptions(Options):
             raise OptionsError(Msg("thousand.options.redeal_hand", value=self.redeal_hand_under))
         if not 0 <= self.redeal_talon_under <= 10:
             raise OptionsError(Msg("thousand.options.redeal_talon", value=self.redeal_talon_under))
+        if self.max_deals is not None and self.max_deals < 1:
+            raise OptionsError(Msg("thousand.options.max_deals", value=self.max_deals))

@@ -390,7 +390,8 @@ class ThousandRules:
         score = self._book.apply(deal)
         self._results.append((deal, score))
         self._deal_no += 1
-        if self._scope == "deal" or self._book.is_over:
+        limit = self._options.max_deals  # G16: a game that would not end is ended by the deal limit
+        if self._scope == "deal" or self._book.is_over or (limit is not None and self._deal_no >= limit):
             self._phase = OVER
             self._to_move = None
         else:

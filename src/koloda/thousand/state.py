@@ -182,8 +182,13 @@ class ThousandState(ThousandRules):
 
     @property
     def winner(self) -> int | None:
-        """The seat that won the game (rule S8), once it is over."""
-        return self._book.winner
+        """The seat that won the game (rule S8), once it is over; ended by the deal limit (G16), the one
+        highest total (None for a tie at the top)."""
+        if self._book.winner is not None or not self.is_over() or self._scope != "match":
+            return self._book.winner
+        totals = list(self._book.totals)
+        best = max(totals)
+        return totals.index(best) if totals.count(best) == 1 else None
 
     @property
     def deals_played(self) -> int:

@@ -31,7 +31,9 @@ from koloda.errors import KolodaError
 from koloda.i18n import LANGS
 from koloda.store import Store
 from koloda.web import banki, refusals, schemas, sheets
-from koloda.web.hub import Client, Hub, Room
+from koloda.web.bus import RedisBus
+from koloda.web.clients import Client
+from koloda.web.hub import Hub, Room
 from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, Ping, Sync
 
 STATIC = Path(__file__).parent / "static"
@@ -104,9 +106,18 @@ def page_html(name: str) -> str:
     return (STATIC / name).read_text(encoding="utf-8").replace(WORDS_MARK, script)
 
 
-def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.0) -> Starlette:
-    """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, and a bot that takes
-    more than ``bot_seconds`` for a move is replaced by its fallback for that move."""
+def create_app(
+    store: Store,
+    *,
+    bot_delay: float = 0.6,
+    bot_seconds: float = 10.0,
+    bot_workers: int | None = None,
+    redis: str | None = None,
+) -> Starlette:
+    """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, think in
+    ``bot_workers`` processes (None: one per core but one; 0: threads of this process), and a bot that
+    takes more than ``bot_seconds`` for a move is replaced by its fallback for that move. ``redis`` (a
+    URL) makes this process one node of many sharing ``store`` (docs/deploy.md)."""
     hub: Hub | None = None
 
     def the_hub() -> Hub:
@@ -116,12 +127,14 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal hub
-        hub = Hub(store, bot_delay=bot_delay, bot_seconds=bot_seconds)
+        bus = RedisBus(redis) if redis is not None else None
+        hub = Hub(store, bot_delay=bot_delay, bot_seconds=bot_seconds, bot_workers=bot_workers, bus=bus)
         app.state.hub = hub
+        await hub.start()
         try:
             yield
         finally:
-            hub.close()
+            await hub.close()
 
     def page(name: str) -> Any:
         html = page_html(name).encode()
@@ -157,8 +170,8 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
     async def tables(request: Request) -> Response:
         _query(request, NoQuery)
         if request.method == "GET":
-            return JSONResponse(the_hub().summaries())
-        room, tokens = the_hub().create_table(await _body(request, schemas.NewTable, options=True))
+            return JSONResponse(await the_hub().summaries())
+        room, tokens = await the_hub().create_table(await _body(request, schemas.NewTable, options=True))
         return JSONResponse(
             {
                 "id": room.record.id,
@@ -301,10 +314,14 @@ async def _receive(websocket: WebSocket) -> Hello | Act | Sync | Ping:
 
 
 async def _play(hub: Hub, websocket: WebSocket) -> None:
-    """One connection: a hello (token or none, last version seen), then actions and resync requests."""
+    """One connection: a hello (token or none, last version seen), then actions and resync requests.
+    Every frame to the client goes through its bounded queue (koloda.web.clients)."""
 
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_json(message)
+
+    async def close(code: int) -> None:
+        await websocket.close(code=code)
 
     try:
         room = await hub.room(_id(websocket.path_params["id"], "unknown_table"))
@@ -316,35 +333,37 @@ async def _play(hub: Hub, websocket: WebSocket) -> None:
         await send(refusals.frame(exc))
         await websocket.close(code=4000 + exc.status)
         return
-    if seat is not None:
-        hub.take(room, seat)
-    client = Client(seat, send)
-    room.clients.add(client)
+    client = Client(seat, websocket.send_text, close, patch=hello.patch)
+    client.start()
     try:
-        await _resync(room, client, hello.v)
-        while True:
+        if seat is not None:
+            await hub.take(room, seat)
+        room.clients.add(client)
+        _resync(room, client, hello.v)
+        while not client.dropped:
             try:
                 await _handle(hub, room, client, await _receive(websocket))
             except KolodaError as exc:
-                await send(refusals.frame(exc))
-                await send(room.message("sync", seat))  # the refused client sees the table as it is
+                client.send(refusals.frame(exc))
+                client.message("sync", room.message(seat))  # the refused client sees the table as it is
     finally:
         room.clients.discard(client)
+        await client.stop()
 
 
-async def _resync(room: Room, client: Client, version: int | None) -> None:
+def _resync(room: Room, client: Client, version: int | None) -> None:
     if version == room.version:
-        await client.send({"type": "uptodate", "v": room.version})
+        client.send({"type": "uptodate", "v": room.version})
     else:
-        await client.send(room.message("sync", client.seat))
+        client.message("sync", room.message(client.seat))
 
 
 async def _handle(hub: Hub, room: Room, client: Client, message: Hello | Act | Sync | Ping) -> None:
     if isinstance(message, Act):
         await hub.act(room, client.seat, message.v, message.action)
     elif isinstance(message, Sync):
-        await _resync(room, client, message.v)
+        _resync(room, client, message.v)
     elif isinstance(message, Ping):
-        await client.send({"type": "pong", "v": room.version})
+        client.send({"type": "pong", "v": room.version})
     else:
         raise refusals.refuse("hello_again")

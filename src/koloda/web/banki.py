@@ -19,7 +19,7 @@ from typing import Any
 
 from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe, saved
 from koloda.banki.view import describe, news_text, templates, what_next
-from koloda.errors import KolodaError, NotationError, NotFoundError
+from koloda.errors import ConflictError, KolodaError, NotationError, NotFoundError
 from koloda.store import Store
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewBanki, game_options
@@ -54,7 +54,10 @@ def add_event(store: Store, game_id: int, text: str) -> BankiState:
         state.apply(event)
     except KolodaError as exc:
         raise wrap("bad_event", exc, field="event") from None
-    saved.record_event(store, game_id, state)
+    try:
+        saved.record_event(store, game_id, state)
+    except ConflictError:  # someone else's event took that number first (another page, another node)
+        raise refuse("changed") from None
     return state
 
 

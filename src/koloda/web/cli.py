@@ -23,6 +23,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds a bot waits before it moves (default 0.6)"
     )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        help="processes the bots think in (default: one per core but one, at least one)",
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="one node of many sharing --db: events and bot leases through this Redis server"
+        " (redis://127.0.0.1:6379/0; needs koloda[cluster]; docs/deploy.md)",
+    )
     parser.set_defaults(func=serve)
 
 
@@ -37,8 +50,12 @@ def serve(args: argparse.Namespace) -> int:
         raise RequestError(f"bad port {args.port}: expected 0-65535", field="port")
     if args.bot_delay < 0:
         raise RequestError(f"bad --bot-delay {args.bot_delay}: expected 0 or more seconds", field="bot_delay")
+    if args.bot_workers is not None and args.bot_workers < 0:
+        raise RequestError(f"bad --bot-workers {args.bot_workers}: expected 0 or more", field="bot_workers")
+    if args.redis is not None and not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise RequestError(f"bad --redis {args.redis!r}: expected a redis:// URL", field="redis")
     store = open_store(args.db)
-    app = create_app(store, bot_delay=args.bot_delay)
+    app = create_app(store, bot_delay=args.bot_delay, bot_workers=args.bot_workers, redis=args.redis)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(
         f"koloda: serving on http://{host}:{args.port}/ (database {store.location}); Ctrl+C stops", flush=True

@@ -1,11 +1,15 @@
 """The live tables: the one authority that checks, stores and broadcasts every action.
 
 A :class:`Room` is one table in memory (its state rebuilt by replaying the stored actions); the
-:class:`Hub` owns the rooms, the store and the bots' thread pool. Every message to a client is built
-for that client from ``observe(state, seat)`` (or the public view), never from the state itself.
+:class:`Hub` owns the rooms, the group committer (:mod:`koloda.web.committer`), the bots' worker
+processes (:mod:`koloda.web.botpool`) and the bus to the other nodes (:mod:`koloda.web.bus`). Every
+message to a client is built for that client from ``observe(state, seat)`` (or the public view), never
+from the state itself.
 
 Each accepted action is stored, then applied, then announced; the version of a table is the number of
 actions it has accepted, so a client that sends the version it saw is refused when the table moved on.
+The store is the judge between nodes: of two actions with the same number only the first is stored; the
+other node's room reads what was stored and refuses its client with ``stale`` and a resync.
 """
 
 from __future__ import annotations
@@ -13,33 +17,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from koloda import registry
 from koloda.bots.base import Fault, RandomBot
-from koloda.errors import IllegalActionError, KolodaError
+from koloda.errors import ConflictError, IllegalActionError, KolodaError, NotFoundError, RecordError
 from koloda.game import GameRecord, GameSpec, GameState
 from koloda.i18n import LANGS
 from koloda.store import SeatRecord, Store, TableRecord
+from koloda.web.botpool import BotPool, default_workers
+from koloda.web.bus import Bus
+from koloda.web.clients import Client
+from koloda.web.committer import Committer
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
+from koloda.web.tables import all_bots_end, seats_json
 from koloda.web.views import public_view, seat_view
 
 LOG = logging.getLogger("koloda.web")
 TOKEN_BYTES = 24  # 192 random bits per seat link
-
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-
-@dataclass(eq=False)
-class Client:
-    """One open connection: its seat (None for a spectator) and how to send it a message."""
-
-    seat: int | None
-    send: Send
 
 
 @dataclass(eq=False)
@@ -77,66 +74,85 @@ class Room:
             "game": self.game.name,
             "players": self.record.players,
             "options": self.record.options,
-            "seats": [
-                {"name": seat.name, "bot": seat.bot, "taken": seat.taken} for seat in self.record.seats
-            ],
+            "seats": seats_json(self.record.seats),
             "over": self.state.is_over(),
             "version": self.version,
             "created": self.record.created,
         }
 
-    def message(self, kind: str, seat: int | None) -> dict[str, Any]:
-        """A full message for one client: the table, its view, the scores (``sync`` or ``event``)."""
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """The full message for one seat: the table, its view, the scores (sent as ``sync`` or
+        ``event``, or patched: koloda.web.frames)."""
         view = public_view(self.game, self.state) if seat is None else seat_view(self.game, self.state, seat)
         return {
-            "type": kind,
             "v": self.version,
             "seat": seat,
             "table": self.info(),
             "title": {lang: self.game.titles[lang] for lang in LANGS},  # the game's name for people
             "view": view,
-            "scores": self.scores(view),
+            "scores": self.game.scores(self.state, self.names),
             "returns": self.state.returns() if self.state.is_over() else None,
         }
 
-    def scores(self, view: dict[str, Any]) -> dict[str, Any]:
-        """The game's score table and chart beside the table (public facts only)."""
-        return self.game.scores(self.state, self.names)
+    def advance(self, texts: list[str]) -> None:
+        """Apply actions another writer stored (their canonical text) after this room's version."""
+        state = self.state.copy()
+        for text in texts:
+            state.apply(state.parse_action(text))
+        self.state = state
+        self.actions.extend(texts)
 
 
 class Hub:
-    """All live rooms over one store; bots think in a thread pool so no table waits for another."""
+    """All live rooms over one store; bots think in worker processes so no table waits for another."""
 
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.6, bot_threads: int = 2, bot_seconds: float = 10.0
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        bot_seconds: float = 10.0,
+        bot_workers: int | None = None,
+        bus: Bus | None = None,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.bot_seconds = bot_seconds  # a bot taking longer for a move is replaced by its fallback
         self.rooms: dict[int, Room] = {}
-        self._executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="koloda-bot")
-        self._loading = asyncio.Lock()
+        self.node = secrets.token_hex(6)  # this process, among the nodes on the bus
+        self.bus = bus or Bus()
+        self.committer = Committer(store)
+        self.bots = BotPool(default_workers() if bot_workers is None else bot_workers)
+        self._loading: dict[int, asyncio.Future[Room]] = {}
 
-    def close(self) -> None:
+    async def start(self) -> None:
+        await self.bus.start(self)
+
+    async def close(self) -> None:
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        await self.bus.close()
+        await asyncio.to_thread(self.committer.close)
+        self.bots.close()
 
     # -- tables ------------------------------------------------------------------------------------
 
-    def create_table(self, request: NewTable) -> tuple[Room, list[str]]:
+    async def create_table(self, request: NewTable) -> tuple[Room, list[str]]:
         """Create a table from a lobby request; returns the room and every seat's secret token."""
         game = registry.get(request.game)
+        seats = _seats(request.seats, request.players)
         options = game_options(game.options_class, request.preset, request.options)
+        options = all_bots_end(game, options, all(seat.bot is not None for seat in seats))
         seed = secrets.randbits(31) if request.seed is None else request.seed
         try:
             game.new_game(options, players=request.players, seed=seed)
         except KolodaError as exc:
             raise wrap("bad_options", exc, field="options") from None
-        seats = _seats(request.seats, request.players)
-        table_id = self.store.create_table(game.name, request.players, options.to_dict(), seed, seats)
-        room = self._open(self.store.load_table(table_id))
+        table_id = await self._store(
+            self.store.create_table, game.name, request.players, options.to_dict(), seed, seats
+        )
+        room = self._open(await self._store(self.store.load_table, table_id))
         self.rooms[table_id] = room
         self._schedule_bot(room)
         return room, [seat.token for seat in seats]
@@ -146,19 +162,29 @@ class Hub:
         room = self.rooms.get(table_id)
         if room is not None:
             return room
-        async with self._loading:
-            room = self.rooms.get(table_id)
-            if room is None:
-                try:
-                    record = self.store.load_table(table_id)
-                except KolodaError:
-                    raise refuse("unknown_table", id=table_id) from None
-                try:
-                    room = self._open(record)
-                except KolodaError as exc:  # a record this koloda cannot replay: say so, change nothing
-                    raise wrap("bad_record", exc, id=table_id) from None
-                self.rooms[table_id] = room
-                self._schedule_bot(room)
+        loading = self._loading.get(table_id)
+        if loading is not None:  # another request is loading it: the same room for both
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            try:
+                record = await self._store(self.store.load_table, table_id)
+            except NotFoundError:
+                raise refuse("unknown_table", id=table_id) from None
+            try:
+                room = self._open(record)
+            except KolodaError as exc:  # a record this koloda cannot replay: say so, change nothing
+                raise wrap("bad_record", exc, id=table_id) from None
+            self.rooms[table_id] = room
+            future.set_result(room)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters, if any, get it too
+            raise
+        finally:
+            del self._loading[table_id]
+        self._schedule_bot(room)
         return room
 
     def _open(self, record: TableRecord) -> Room:
@@ -174,8 +200,20 @@ class Hub:
         state = game.replay(game_record)
         return Room(record, game, state, list(record.actions))
 
-    def summaries(self) -> list[dict[str, Any]]:
+    async def _store(self, call: Any, *args: Any) -> Any:
+        """A call of the store off the event loop; a database that cannot be reached is a 503."""
+        try:
+            return await asyncio.to_thread(call, *args)
+        except (NotFoundError, ConflictError):
+            raise
+        except RecordError as exc:
+            raise wrap("store_unavailable", exc) from None
+
+    async def summaries(self) -> list[dict[str, Any]]:
         """The stored tables, newest first, with who sits where (for the lobby)."""
+        return list(await self._store(self._summaries))
+
+    def _summaries(self) -> list[dict[str, Any]]:  # on a worker thread
         out = []
         for table_id in reversed(self.store.table_ids()[-50:]):
             room = self.rooms.get(table_id)
@@ -189,7 +227,7 @@ class Hub:
                     "game": record.game,
                     "players": record.players,
                     "options": record.options,
-                    "seats": [{"name": s.name, "bot": s.bot, "taken": s.taken} for s in record.seats],
+                    "seats": seats_json(record.seats),
                     "over": None,  # not loaded: unknown until someone opens it
                     "version": len(record.actions),
                     "created": record.created,
@@ -202,24 +240,42 @@ class Hub:
         room = await self.room(table_id)
         if not seat < room.record.players:
             raise refuse("bad_seat", field="seat", id=table_id, last=room.record.players - 1, seat=seat)
-        async with room.lock:  # two people clicking the same free seat: one gets it
-            record = room.record.seats[seat]
-            if record.bot is not None or record.taken:
-                raise refuse("seat_taken", field="seat", number=seat + 1, id=table_id)
-            self._set_seat(room, seat, replace(record, taken=True, name=name or record.name))
-            await self.broadcast(room, "sync")  # not an action: the version stays
+        async with room.lock:  # two people clicking the same free seat: one gets it, on any node
+            record = await self._change_seat(
+                room, seat, lambda old: replace(old, taken=True, name=name or old.name), refuse_taken=True
+            )
+            self.broadcast(room, "sync")  # not an action: the version stays
         return record.token
 
-    def take(self, room: Room, seat: int) -> None:
+    async def take(self, room: Room, seat: int) -> None:
         """A seat's link was opened: the seat is no longer free in the lobby."""
-        if not room.record.seats[seat].taken:
-            self._set_seat(room, seat, replace(room.record.seats[seat], taken=True))
+        if room.record.seats[seat].taken:
+            return
+        async with room.lock:
+            await self._change_seat(room, seat, lambda old: replace(old, taken=True), refuse_taken=False)
 
-    def _set_seat(self, room: Room, seat: int, new: SeatRecord) -> None:
-        seats = list(room.record.seats)
-        seats[seat] = new
-        self.store.set_seats(room.record.id, seats)
-        room.record = replace(room.record, seats=tuple(seats))
+    async def _change_seat(self, room: Room, seat: int, change: Any, *, refuse_taken: bool) -> SeatRecord:
+        """Write one seat's change unless another writer changed the seats first (then read them again
+        and judge once more); returns the seat as it was before."""
+        for _ in range(5):
+            before = room.record.seats
+            record = before[seat]
+            if refuse_taken and (record.bot is not None or record.taken):
+                raise refuse("seat_taken", field="seat", number=seat + 1, id=room.record.id)
+            if not refuse_taken and record.taken:
+                return record
+            seats = list(before)
+            seats[seat] = change(record)
+            try:
+                await self._store(self.store.set_seats, room.record.id, seats, before)
+            except ConflictError:
+                fresh = await self._store(self.store.load_table, room.record.id)
+                room.record = replace(room.record, seats=fresh.seats)
+                continue
+            room.record = replace(room.record, seats=tuple(seats))
+            await self.bus.publish({"table": room.record.id, "seats": True})
+            return record
+        raise refuse("busy_table", id=room.record.id)
 
     # -- play --------------------------------------------------------------------------------------
 
@@ -250,21 +306,105 @@ class Hub:
                 after.apply(chosen)
             except IllegalActionError as exc:
                 raise wrap("illegal", exc, field="action") from None
+            if not self.bus.healthy:  # the other nodes would not hear of it
+                raise refuse("bus_unavailable")
             text = state.action_text(chosen)
-            self.store.append_action(room.record.id, room.version + 1, text)  # stored before announced
+            try:  # stored before announced, in a group with other tables' actions, off the loop
+                await self.committer.append(room.record.id, room.version + 1, text)
+            except ConflictError:  # another node stored this number first: take what it stored
+                await self._refresh(room)
+                raise refuse("stale", field="v", current=room.version, yours=version) from None
+            except RecordError as exc:
+                raise wrap("store_unavailable", exc) from None
             room.state = after
             room.actions.append(text)
             # Still under the lock: every client gets the versions in order, each once.
-            await self.broadcast(room, "event")
-        self._schedule_bot(room)
+            self.broadcast(room, "event")
+            await self.bus.publish({"table": room.record.id, "v": room.version, "action": text})
+        self._after_move(room)
 
-    async def broadcast(self, room: Room, kind: str) -> None:
-        """Send every client of the room its own view; a client whose connection broke is dropped."""
+    def broadcast(self, room: Room, kind: str) -> None:
+        """Queue every client of the room its own view (a client too slow to take it is dropped)."""
+        messages: dict[int | None, dict[str, Any]] = {}
+        cache: dict[Any, str] = {}
         for client in list(room.clients):
-            try:
-                await client.send(room.message(kind, client.seat))
-            except Exception:  # a closed socket: the client will resync when it comes back
+            if client.dropped:
                 room.clients.discard(client)
+                continue
+            message = messages.get(client.seat)
+            if message is None:
+                message = messages[client.seat] = room.message(client.seat)
+            client.message(kind, message, cache)
+
+    async def _refresh(self, room: Room) -> None:
+        """Read what other writers stored after this room's version, apply it and announce it (under the
+        room's lock)."""
+        try:
+            texts = await self._store(self.store.actions_since, room.record.id, room.version)
+        except KolodaError:  # the database is away: the next action or resync tries again
+            return
+        if texts:
+            room.advance(texts)
+            self.broadcast(room, "event")
+
+    # -- the other nodes (koloda.web.bus) -----------------------------------------------------------
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        """Another node committed an action (or changed seats) of a table: bring the room up to it."""
+        room = self.rooms.get(int(event.get("table", -1)))
+        if room is None:
+            return
+        async with room.lock:
+            if event.get("seats"):
+                try:
+                    fresh = await self._store(self.store.load_table, room.record.id)
+                except KolodaError:
+                    return
+                room.record = replace(room.record, seats=fresh.seats)
+                self.broadcast(room, "sync")
+                return
+            version = int(event.get("v", 0))
+            if version <= room.version:
+                return
+            if version == room.version + 1:
+                room.advance([str(event["action"])])
+                self.broadcast(room, "event")
+            else:  # missed some: the store has them all
+                await self._refresh(room)
+        self._after_move(room)
+
+    async def on_resync(self) -> None:
+        """The bus missed messages: read every room again."""
+        for room in list(self.rooms.values()):
+            async with room.lock:
+                await self._refresh(room)
+                try:
+                    fresh = await self._store(self.store.load_table, room.record.id)
+                except KolodaError:
+                    continue
+                if fresh.seats != room.record.seats:
+                    room.record = replace(room.record, seats=fresh.seats)
+                    self.broadcast(room, "sync")
+            self._after_move(room)
+
+    async def on_orphans(self, tables: list[int]) -> None:
+        """Tables whose bots no node drives (their node died): load them here and drive them."""
+        for table_id in tables:
+            try:
+                room = await self.room(table_id)
+            except KolodaError:
+                continue
+            async with room.lock:
+                await self._refresh(room)
+            self._after_move(room)
+
+    # -- bots --------------------------------------------------------------------------------------
+
+    def _after_move(self, room: Room) -> None:
+        if room.state.is_over():
+            asyncio.get_running_loop().create_task(self.bus.release(room.record.id))
+        else:
+            self._schedule_bot(room)
 
     def _schedule_bot(self, room: Room) -> None:
         seat = room.state.current_player
@@ -280,7 +420,8 @@ class Hub:
 
     async def _bot_move(self, room: Room, seat: int, version: int) -> None:
         await asyncio.sleep(self.bot_delay)  # a pause so that people can follow the bots
-        if room.version != version:
+        if room.version != version or not await self.bus.hold(room.record.id):
+            room.bot_task = None  # moved on, or another node drives this table's bots
             return
         level = room.record.seats[seat].bot
         assert level is not None
@@ -294,19 +435,23 @@ class Hub:
 
         # Same table, seat and move: same bot, so a restarted server makes the same choices.
         seed = (room.record.seed * 1_000_003 + version * 31 + seat) % 2**32
-        options = room.game.options_class.from_mapping(room.record.options)
-        bot = room.game.guarded_bot(level, seed, options, seconds=self.bot_seconds, on_fault=fault)
-        loop = asyncio.get_running_loop()
         try:
-            move = loop.run_in_executor(self._executor, bot.choose, observation, legal)
-            action = await asyncio.wait_for(move, timeout=2 * self.bot_seconds)
-        except TimeoutError:  # stuck for good: the thread is left to finish, its move is not waited for
-            fault(Fault(level, "overran", f"no move after {2 * self.bot_seconds:g} s"))
+            action, faults = await self.bots.move(
+                room.game, level, seed, room.record.options, observation, legal, self.bot_seconds
+            )
+        except TimeoutError:  # stuck for good: its worker is left to finish, its move is not waited for
+            faults = [Fault(level, "overran", f"no move after {2 * self.bot_seconds:g} s")]
             action = RandomBot(seed).choose(observation, legal)
+        except Exception as exc:  # the worker died or cannot be reached: a random move, said
+            faults = [Fault(level, "raised", f"{type(exc).__name__}: {exc}")]
+            action = RandomBot(seed).choose(observation, legal)
+        for what in faults:
+            fault(what)
         room.bot_task = None
         try:
             await self.act(room, seat, version, action)
-        except KolodaError:  # the table moved on meanwhile (a legal move is never refused otherwise)
+        except KolodaError:  # the table moved on meanwhile, or the store is away: try again later
+            await asyncio.sleep(self.bot_delay if room.version != version else 1.0)
             self._schedule_bot(room)
 
 

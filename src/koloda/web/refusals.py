@@ -103,6 +103,12 @@ TEXTS: dict[str, Text] = {
     "no_event_to_undo": Text("nothing_to_undo", IllegalActionError, 409),
     # the server's own fault: a stored table that no longer replays
     "bad_record": Text("bad_record", RecordError, 500),
+    # the database or the other nodes cannot be reached now (nothing changed; try again)
+    "store_unavailable": Text("unavailable", RecordError, 503),
+    "bus_unavailable": Text("unavailable", RecordError, 503),
+    # another writer (a node, a program) changed it first: read it again
+    "changed": Text("conflict", IllegalActionError, 409),
+    "busy_table": Text("conflict", IllegalActionError, 409),
 }
 
 #: The catalog key of every refusal's words.
@@ -142,6 +148,10 @@ WORDS: dict[str, str] = {
     "bad_event": N_("refusal.bad_event"),
     "no_event_to_undo": N_("refusal.no_event_to_undo"),
     "bad_record": N_("refusal.bad_record"),
+    "store_unavailable": N_("refusal.store_unavailable"),
+    "bus_unavailable": N_("refusal.bus_unavailable"),
+    "changed": N_("refusal.changed"),
+    "busy_table": N_("refusal.busy_table"),
 }
 
 #: The Russian wrapper of an error of the family that reaches the web unwrapped and untranslated, by its

@@ -201,11 +201,13 @@ class NoQuery(Strict):
 
 
 class Hello(Strict):
-    """The first message: a seat's token (none: watch) and the last version this client saw."""
+    """The first message: a seat's token (none: watch), the last version this client saw, and whether it
+    applies patches (then every event after its first full frame is a patch: koloda.web.frames)."""
 
     type: Literal["hello"]
     token: Token | None = None
     v: Version | None = None
+    patch: bool = False
 
 
 class Act(Strict):

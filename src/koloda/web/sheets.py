@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from koloda.errors import KolodaError, NotFoundError
+from koloda.errors import ConflictError, KolodaError, NotFoundError
 from koloda.i18n import Lang
 from koloda.store import Store
 from koloda.thousand.options import ThousandOptions
@@ -60,7 +60,11 @@ def add_deal(store: Store, sheet_id: int, deal: Any) -> ScoredGame:
     except (TypeError, KeyError, ValueError) as exc:  # the reader missed a wrong type: still the line's fault
         LOG.warning("the score file's reader let through a bad deal line %r: %r", deal, exc)
         raise refuse("unreadable_deal", detail=f"{type(exc).__name__}: {exc}") from None
-    store.add_sheet_deal(sheet_id, len(game.book.deals), deal_to_json(game.book.deals[-1].deal, game.names))
+    line = deal_to_json(game.book.deals[-1].deal, game.names)
+    try:
+        store.add_sheet_deal(sheet_id, len(game.book.deals), line)
+    except ConflictError:  # another deal took that number first (another page, another node)
+        raise refuse("changed") from None
     return game
 
 

@@ -17,7 +17,8 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 500;
     setConn(true);
-    socket.send(JSON.stringify({ type: "hello", token: TOKEN || undefined, v: msg ? msg.v : undefined }));
+    // patch: events come as patches of the last full frame (docs/api.md, "Frames"); v: what we hold
+    socket.send(JSON.stringify({ type: "hello", token: TOKEN || undefined, v: msg ? msg.v : undefined, patch: true }));
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
@@ -34,7 +35,26 @@ function setConn(up) {
   document.body.dataset.connected = up ? "1" : "0";
 }
 
+// A patch maps each changed key to {set}, {append}, {patch} (a nested object) or {del} (koloda.web.frames).
+function applyPatch(old, patch) {
+  const out = Object.assign({}, old);
+  for (const [key, op] of Object.entries(patch)) {
+    if ("set" in op) out[key] = op.set;
+    else if ("append" in op) out[key] = old[key].concat(op.append);
+    else if ("patch" in op) out[key] = applyPatch(old[key], op.patch);
+    else delete out[key];
+  }
+  return out;
+}
+
 function receive(data) {
+  if (data.type === "event" && data.patch) {
+    if (!msg || msg.v !== data.base) {  // not the frame it patches: ask for the whole table
+      socket.send(JSON.stringify({ type: "sync", v: msg ? msg.v : 0 }));
+      return;
+    }
+    data = Object.assign(applyPatch(msg, data.patch), { type: "event" });
+  }
   if (data.type === "sync" || data.type === "event") {
     msg = data;
     if (data.type === "sync" || (data.view && data.view.current_player !== msg.seat)) selected = null;

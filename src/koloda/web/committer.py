@@ -1,0 +1,112 @@
+"""Group commit: the actions of every table are written off the event loop, many in one transaction.
+
+One thread writes. It takes every action waiting when it is free and commits them together (one
+transaction, one fsync on SQLite's write-ahead log, one round trip to PostgreSQL), so that while one
+group is on its way to the disk the next one gathers: the more tables play, the bigger the groups, and
+no table's commit waits for another table's lock. The event loop only hands an action over and awaits
+its future; the action is announced after its future says it is stored.
+
+An action whose number the store already holds (another node wrote first) fails alone with
+:class:`~koloda.errors.ConflictError`: a group that meets one is written again action by action. A
+database that cannot be written fails every action of the group with its
+:class:`~koloda.errors.RecordError`, and the next group tries again (no restart needed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+from koloda.errors import ConflictError, KolodaError, RecordError
+from koloda.store import Store
+
+Line = tuple[int, int, str]  # table id, action number (from 1), canonical text
+
+
+@dataclass
+class _Pending:
+    line: Line
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[None]
+
+
+class Committer:
+    """Writes actions in groups on its own thread; :meth:`append` awaits one action's commit."""
+
+    def __init__(self, store: Store, *, max_group: int = 1000) -> None:
+        self.store = store
+        self.max_group = max_group
+        self.groups = 0  # transactions committed (for /metrics and the benchmark)
+        self.committed = 0  # actions committed
+        self.seconds = 0.0  # time spent committing
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="koloda-commit", daemon=True)
+        self._thread.start()
+
+    async def append(self, table_id: int, seq: int, text: str) -> None:
+        """Store action ``seq`` of a table; returns once it is committed. ConflictError if another writer
+        has that number, RecordError if the database cannot be written: then nothing was stored."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put(_Pending((table_id, seq, text), loop, future))
+        await future
+
+    def close(self) -> None:
+        """Finish the waiting groups, then stop the thread."""
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            group = [first]
+            while len(group) < self.max_group:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self._commit(group)
+                    return
+                group.append(item)
+            self._commit(group)
+
+    def _commit(self, group: list[_Pending]) -> None:
+        start = time.perf_counter()
+        try:
+            self.store.append_actions([pending.line for pending in group])
+            outcomes: list[KolodaError | None] = [None] * len(group)
+        except ConflictError:  # one of them lost a race: find which, the others are stored alone
+            outcomes = [self._alone(pending) for pending in group]
+        except RecordError as exc:
+            outcomes = [exc] * len(group)
+        except Exception as exc:  # a bug or a driver's surprise: said as the store's failure
+            outcomes = [RecordError(f"cannot write to the database {self.store.location}: {exc!r}")] * len(
+                group
+            )
+        self.seconds += time.perf_counter() - start
+        self.groups += 1
+        self.committed += sum(outcome is None for outcome in outcomes)
+        for pending, outcome in zip(group, outcomes, strict=True):
+            pending.loop.call_soon_threadsafe(_settle, pending.future, outcome)
+
+    def _alone(self, pending: _Pending) -> KolodaError | None:
+        try:
+            self.store.append_actions([pending.line])
+        except RecordError as exc:
+            return exc
+        return None
+
+
+def _settle(future: asyncio.Future[None], outcome: KolodaError | None) -> None:
+    if future.done():  # its awaiter was cancelled (the server is stopping)
+        return
+    if outcome is None:
+        future.set_result(None)
+    else:
+        future.set_exception(outcome)
