@@ -109,7 +109,7 @@ def test_a_web_table_with_an_illegal_bot_plays_on_and_says_so(
 ) -> None:
     _broken_heuristics(monkeypatch)
     caplog.set_level(logging.WARNING, logger="koloda.web")
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0)
+    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0, bot_workers=0)
     with TestClient(app) as client:
         seats = [{"kind": "bot", "level": "medium"}] * 2
         made = client.post(
@@ -135,7 +135,9 @@ def test_a_web_bot_that_never_answers_is_replaced(tmp_path: Path, monkeypatch: p
             return legal[0]
 
     monkeypatch.setattr(GameSpec, "guarded_bot", lambda self, *a, **k: Stuck())
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0, bot_seconds=0.05)
+    app = create_app(
+        SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=0, bot_seconds=0.05, bot_workers=0
+    )
     with TestClient(app) as client:
         seats = [{"kind": "bot", "level": "easy"}] * 2
         made = client.post(

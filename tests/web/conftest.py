@@ -1,23 +1,51 @@
-"""Fixtures of the web tests: an in-process app client, a real server in a subprocess, a real Chromium."""
+"""Fixtures of the web tests: an in-process app client over SQLite and over PostgreSQL, a real server in a
+subprocess, a real Chromium."""
 
 from __future__ import annotations
 
+import itertools
+import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import services  # scripts/services.py: PostgreSQL, Redis and nginx on loopback
+
 warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette's TestClient still works with httpx
 
 from starlette.testclient import TestClient  # noqa: E402
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, Server, app_client  # noqa: E402
 
+_DATABASES = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.Postgres]:
+    """A PostgreSQL server (Debian's, which scripts/test.sh installs) for this test process."""
+    if not services.have_postgres():
+        pytest.skip("PostgreSQL is not installed: scripts/test.sh installs it (apt-get install postgresql)")
+    server = services.Postgres(tmp_path_factory.mktemp("postgres"), durable=False).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database: a SQLite file, or a database of the PostgreSQL server. The tests that take
+    it (through ``client``) run on both."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    server: services.Postgres = request.getfixturevalue("postgres")
+    return server.create(f"test{next(_DATABASES)}")
+
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """The app over a fresh SQLite file, bots moving at once."""
-    yield from app_client(tmp_path, bot_delay=0)
+def client(store_url: str) -> Iterator[TestClient]:
+    """The app over a fresh database (SQLite, then PostgreSQL), bots moving at once."""
+    yield from app_client(store_url, bot_delay=0)
 
 
 @pytest.fixture

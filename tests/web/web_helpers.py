@@ -19,10 +19,11 @@ from koloda.web.app import create_app
 from koloda.web.hub import Hub
 
 
-def app_client(tmp_path: Path, bot_delay: float, **settings: Any) -> Iterator[TestClient]:
-    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move (and
-    ``create_app``'s other settings)."""
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay, **settings)
+def app_client(where: Path | str, bot_delay: float, **settings: Any) -> Iterator[TestClient]:
+    """The app over a database (a URL, or a fresh SQLite file in a folder), bots pausing ``bot_delay``
+    seconds a move (and ``create_app``'s other settings)."""
+    url = where if isinstance(where, str) else f"sqlite:///{where / 'web.sqlite3'}"
+    app = create_app(SqlStore(url), bot_delay=bot_delay, **settings)
     with TestClient(app) as test_client:
         yield test_client
 
