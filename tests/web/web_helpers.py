@@ -80,11 +80,21 @@ def free_port() -> int:
 
 
 class Server:
-    """``koloda serve`` in a subprocess on a loopback port; can be killed and started again on its DB."""
+    """``koloda serve`` in a subprocess on a loopback port; can be killed and started again on its DB.
+    ``db`` is a SQLite file or a database URL; ``extra`` more arguments (``--redis URL``: one node of
+    many)."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
+    def __init__(
+        self,
+        db: Path | str,
+        bot_delay: float = 0.05,
+        extra: tuple[str, ...] = (),
+        data_dir: Path | None = None,
+    ) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.extra = extra
+        self.data_dir = data_dir or (db.parent if isinstance(db, Path) else Path.cwd())
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -92,16 +102,21 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
     def start(self) -> None:
-        env = {**os.environ, "KOLODA_DATA_DIR": str(self.db.parent)}
-        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            [*command, "--db", str(self.db), "--bot-delay", str(self.bot_delay)],  # a path, as people type
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 20
+        env = {**os.environ, "KOLODA_DATA_DIR": str(self.data_dir)}
+        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port), *self.extra]
+        with (self.data_dir / f"serve-{self.port}.log").open("ab") as log:  # what it said, for a failure
+            self.process = subprocess.Popen(
+                [*command, "--db", str(self.db), "--bot-delay", str(self.bot_delay)],  # as people type
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
                 if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
@@ -115,8 +130,6 @@ class Server:
         if self.process is not None:
             self.process.kill()
             self.process.wait(timeout=10)
-            if self.process.stdout is not None:
-                self.process.stdout.close()
             self.process = None
 
 
