@@ -5,6 +5,7 @@ alone judges between them."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,10 @@ import pytest
 import services
 from node_helpers import hello, new_table, open_ws, recv, table, token_of, until
 from starlette.testclient import TestClient
-from web_helpers import Server, app_client, create
+from web_helpers import Server, create
+
+from koloda.store.sql import SqlStore
+from koloda.web.app import create_app
 
 TWO_HUMANS = {"game": "bank", "players": 2, "seed": 11, "seats": [{"name": "Аня"}, {"name": "Боря"}]}
 
@@ -140,32 +144,30 @@ def test_a_stale_node_takes_what_the_store_holds_and_refuses_with_a_resync(tmp_p
     action; its client's action with the old version loses in the store and gets ``stale`` and the
     table as stored, and the room is no longer stale."""
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
-    first, second = app_client(url, bot_delay=60), app_client(url, bot_delay=60)
-    one: TestClient = next(first)
-    two: TestClient = next(second)
-    made = create(one, **TWO_HUMANS)
-    tokens = [token_of(link) for link in made["links"]]
-    with one.websocket_connect(f"/ws/{made['id']}") as w1, two.websocket_connect(f"/ws/{made['id']}") as w2:
-        w1.send_json({"type": "hello"})
-        mover = w1.receive_json()["view"]["current_player"]
-        w1.send_json({"type": "hello", "token": tokens[mover]})  # refused: a second hello
-        w1.receive_json(), w1.receive_json()
-        w2.send_json({"type": "hello", "token": tokens[mover]})
-        frame = w2.receive_json()
-        legal = [action for action, _ in frame["view"]["actions"]]
-    with one.websocket_connect(f"/ws/{made['id']}") as w1:
-        w1.send_json({"type": "hello", "token": tokens[mover]})
-        w1.receive_json()
-        w1.send_json({"type": "act", "v": 0, "action": legal[0]})
-        assert w1.receive_json()["v"] == 1  # stored on the first node
-    with two.websocket_connect(f"/ws/{made['id']}") as w2:
-        w2.send_json({"type": "hello", "token": tokens[mover], "v": 0})
-        assert w2.receive_json() == {"type": "uptodate", "v": 0}  # the second node's room is stale here
-        w2.send_json({"type": "act", "v": 0, "action": legal[-1]})
-        error = w2.receive_json()
-        assert error["type"] == "error" and error["code"] == "stale", error
-        resync = w2.receive_json()
-        assert resync["type"] == "sync" and resync["v"] == 1  # the table as stored, the socket open
-    assert two.get(f"/api/tables/{made['id']}").json()["version"] == 1
-    for rest in (first, second):
-        next(rest, None)
+    with contextlib.ExitStack() as stack:
+        one = stack.enter_context(TestClient(create_app(SqlStore(url), bot_delay=60)))
+        two = stack.enter_context(TestClient(create_app(SqlStore(url), bot_delay=60)))
+        made = create(one, **TWO_HUMANS)
+        tokens = [token_of(link) for link in made["links"]]
+        with two.websocket_connect(f"/ws/{made['id']}") as w2:  # the second node loads the table at v=0
+            w2.send_json({"type": "hello"})
+            frame = w2.receive_json()
+            mover = frame["view"]["current_player"]
+        with one.websocket_connect(f"/ws/{made['id']}") as w1:
+            w1.send_json({"type": "hello", "token": tokens[mover]})
+            legal = [action for action, _ in w1.receive_json()["view"]["actions"]]
+            w1.send_json({"type": "act", "v": 0, "action": legal[0]})
+            assert w1.receive_json()["v"] == 1  # stored on the first node
+        with two.websocket_connect(f"/ws/{made['id']}") as w2:
+            w2.send_json({"type": "hello", "token": tokens[mover], "v": 0})
+            assert w2.receive_json() == {"type": "uptodate", "v": 0}  # the second node's room is stale here
+            w2.send_json({"type": "act", "v": 0, "action": legal[-1]})
+            w2.send_json({"type": "ping"})  # answered after the act: the socket stayed open
+            frames = [w2.receive_json()]
+            while frames[-1]["type"] != "pong":
+                frames.append(w2.receive_json())
+        errors = [frame for frame in frames if frame["type"] == "error"]
+        assert [error["code"] for error in errors] == ["stale"], frames
+        assert frames[-1]["v"] == 1 and frames[-2]["type"] == "sync" and frames[-2]["v"] == 1  # the resync
+        assert two.get(f"/api/tables/{made['id']}").json()["version"] == 1
+        assert len(SqlStore(url).load_table(made["id"]).actions) == 1  # the loser's action was not stored
