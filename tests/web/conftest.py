@@ -48,6 +48,37 @@ def client(store_url: str) -> Iterator[TestClient]:
     yield from app_client(store_url, bot_delay=0)
 
 
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.Redis]:
+    if not services.have_redis():
+        pytest.skip("Redis is not installed: scripts/test.sh installs it (apt-get install redis-server)")
+    server = services.Redis(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def nodes(
+    postgres: services.Postgres, redis_server: services.Redis, tmp_path: Path
+) -> Iterator[list[Server]]:
+    """Two ``koloda serve`` over a fresh PostgreSQL database and one Redis (docs/deploy.md), bots quick."""
+    import redis
+
+    redis.Redis.from_url(redis_server.url).flushall()
+    url = postgres.create(f"nodes{next(_DATABASES)}")
+    servers = [
+        Server(
+            url, bot_delay=0.02, extra=("--redis", redis_server.url, "--bot-workers", "1"), data_dir=tmp_path
+        )
+        for _ in range(2)
+    ]
+    for server in servers:
+        server.start()
+    yield servers
+    for server in servers:
+        server.kill()
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path / "web.sqlite3")

@@ -7,12 +7,9 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
-import services
 from node_helpers import hello, new_table, open_ws, recv, table, token_of, until
 from starlette.testclient import TestClient
 from web_helpers import Server, create
@@ -21,40 +18,6 @@ from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
 
 TWO_HUMANS = {"game": "bank", "players": 2, "seed": 11, "seats": [{"name": "Аня"}, {"name": "Боря"}]}
-
-
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.Redis]:
-    if not services.have_redis():
-        pytest.skip("Redis is not installed: scripts/test.sh installs it (apt-get install redis-server)")
-    server = services.Redis(tmp_path_factory.mktemp("redis")).start()
-    yield server
-    server.stop()
-
-
-_COUNT = iter(range(1, 10_000))
-
-
-@pytest.fixture
-def nodes(
-    postgres: services.Postgres, redis_server: services.Redis, tmp_path: Path
-) -> Iterator[list[Server]]:
-    """Two nodes over a fresh PostgreSQL database and one Redis."""
-    import redis
-
-    redis.Redis.from_url(redis_server.url).flushall()
-    url = postgres.create(f"nodes{next(_COUNT)}")
-    servers = [
-        Server(
-            url, bot_delay=0.02, extra=("--redis", redis_server.url, "--bot-workers", "1"), data_dir=tmp_path
-        )
-        for _ in range(2)
-    ]
-    for server in servers:
-        server.start()
-    yield servers
-    for server in servers:
-        server.kill()
 
 
 def test_a_seat_on_one_node_sees_an_action_taken_on_the_other(nodes: list[Server]) -> None:
