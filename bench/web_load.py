@@ -280,6 +280,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30, help="seconds measured (30)")
     parser.add_argument("--no-watch", dest="watch", action="store_false", help="no spectator per bot table")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--logs", type=Path, default=None, help="copy the nodes' logs into this folder")
     args = parser.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per seat and spectator
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -309,6 +310,10 @@ def main() -> int:
             node.stop()
         for service in reversed(started):
             service.stop()
+        if args.logs is not None:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for log in folder.glob("node-*.log"):
+                shutil.copy(log, args.logs / log.name)
         shutil.rmtree(folder, ignore_errors=True)
     if args.json:
         print(json.dumps(result))

@@ -30,6 +30,7 @@ CHANNEL = "koloda:events"
 BOTS = "koloda:bots"  # the tables whose bots some node must drive
 LEASE_MS = 3000  # a lease outlives its holder by at most this
 TICK = 1.0  # seconds between renewals of the leases and looks for tables nobody drives
+POOL = 32  # connections to Redis a node opens at most (a command waits for a free one)
 
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
@@ -86,7 +87,12 @@ class RedisBus(Bus):
         import redis.asyncio as redis  # the extra koloda[cluster]: only many nodes need it
 
         self.url = url
-        self._redis = redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL, timeout=5, socket_timeout=2, socket_connect_timeout=2
+        )
+        self._redis = redis.Redis(connection_pool=pool)
+        self._outbox: list[str] = []  # events committed here, not yet published (sent in order)
+        self._wake = asyncio.Event()
         self._held: set[int] = set()  # the leases this node holds
         self._listener: Listener | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -101,7 +107,7 @@ class RedisBus(Bus):
     async def start(self, listener: Listener) -> None:
         self._listener = listener
         self.node = listener.node
-        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._keep())]
+        self._tasks = [asyncio.create_task(task) for task in (self._listen(), self._keep(), self._send())]
         for _ in range(50):  # up to 5 s for the first subscription, so the node starts healthy
             if self._subscribed:
                 break
@@ -120,10 +126,30 @@ class RedisBus(Bus):
             await self._redis.aclose()
 
     async def publish(self, event: dict[str, Any]) -> None:
-        try:
-            await self._redis.publish(CHANNEL, json.dumps({"node": self.node, **event}))
-        except Exception as exc:
-            self._fail("publish", exc)
+        """Queue an event: a committed action is told to the other nodes even if Redis is away now (it is
+        sent when Redis answers again; meanwhile this node refuses actions)."""
+        self._outbox.append(json.dumps({"node": self.node, **event}))
+        self._wake.set()
+
+    async def _send(self) -> None:
+        """Publish the queued events in order, many in one round trip; keep them while Redis is away."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._outbox:
+                batch = self._outbox[:500]
+                try:
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for text in batch:
+                            pipe.publish(CHANNEL, text)
+                        await pipe.execute()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self._fail("publish", exc)
+                    await asyncio.sleep(0.5)
+                    continue
+                del self._outbox[: len(batch)]
 
     async def hold(self, table_id: int) -> bool:
         if not self.healthy:
