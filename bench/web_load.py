@@ -149,6 +149,7 @@ class Seat:
     ws: ClientConnection
     view: dict[str, Any] | None = None
     v: int = 0
+    acted: int = -1  # the last version this seat acted at
 
 
 async def person(
@@ -173,7 +174,8 @@ async def person(
         if frame["table"]["over"]:
             return
         actions = seat.view["actions"]
-        if actions:
+        if actions and seat.acted < seat.v:  # once a version (a sync of the seats repeats a version)
+            seat.acted = seat.v
             await asyncio.sleep(think)
             mine_sent[seat.v + 1] = time.perf_counter()
             await seat.ws.send(json.dumps({"type": "act", "v": seat.v, "action": actions[0][0]}))
