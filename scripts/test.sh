@@ -12,6 +12,11 @@ PIP_CONSTRAINT=requirements-build.txt .venv/bin/pip install -q -r requirements-d
 .venv/bin/mypy
 # The web tests drive a real Chromium (Debian's; Playwright never downloads a browser here).
 command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+# The store's tests run on PostgreSQL too, and the tests of many nodes need Redis and nginx (Debian's;
+# scripts/services.py starts each on a loopback port in a folder of its own and stops it after).
+{ [ -x /usr/lib/postgresql/15/bin/initdb ] || command -v initdb >/dev/null 2>&1; } \
+    && command -v redis-server >/dev/null 2>&1 && { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } \
+    || { apt-get update -qq && apt-get install -y -qq postgresql redis-server nginx; }
 .venv/bin/pytest -n 2
 # The research interfaces once more on their Python code, as they run where no C compiler built the
 # extension (docs/rl.md): the same tests must pass.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from koloda.cards import Card, Suit, parse_cards
-from koloda.errors import IllegalActionError, RecordError
+from koloda.errors import IllegalActionError, OptionsError, RecordError
 from koloda.thousand.actions import BOMB, NUM_ACTIONS, PASS, POINTS, action_text, bid_action, parse_action
 from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
@@ -605,3 +605,21 @@ def test_g15_views_hide_other_hands_and_show_past_tricks() -> None:
     play(hidden, "pass", "pass", "10D>1", "JD>2", "100", "AS", "9S", "QC", "AH", "KS", "AD")
     assert observe(hidden, 0).tricks == observe(state, 0).tricks[-1:]
     assert observe(hidden, 0).tricks_won == (0, 2, 0)
+
+
+# --- G16 --------------------------------------------------------------------------------------------------
+
+
+def test_g16_the_deal_limit_ends_a_match_with_the_highest_total_as_winner() -> None:
+    limited = from_deal(DEAL, ThousandOptions(max_deals=1), scope="match")
+    play(limited, "pass", "pass", "10D>1", "JD>2", "100")
+    _play_out(limited)
+    totals = list(limited.book.totals)
+    assert limited.is_over() and limited.current_player is None and limited.deals_played == 1
+    assert max(totals) < 1000 and limited.winner == totals.index(max(totals))  # nobody reached 1000 (S8)
+    unlimited = from_deal(DEAL, scope="match")  # the default: no limit, the next deal begins
+    play(unlimited, "pass", "pass", "10D>1", "JD>2", "100")
+    _play_out(unlimited)
+    assert not unlimited.is_over()
+    with pytest.raises(OptionsError, match="max_deals"):
+        ThousandOptions(max_deals=0)
