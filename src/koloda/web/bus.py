@@ -28,7 +28,7 @@ from typing import Any, Protocol
 LOG = logging.getLogger("koloda.web")
 CHANNEL = "koloda:events"
 BOTS = "koloda:bots"  # the tables whose bots some node must drive
-LEASE_MS = 3000  # a lease outlives its holder by at most this
+LEASE_MS = 10_000  # a lease outlives its holder by at most this (long enough for a node slowed by load)
 TICK = 1.0  # seconds between renewals of the leases and looks for tables nobody drives
 POOL = 32  # connections to Redis a node opens at most (a command waits for a free one)
 

@@ -7,7 +7,8 @@ no table's commit waits for another table's lock. The event loop only hands an a
 its future; the action is announced after its future says it is stored.
 
 An action whose number the store already holds (another node wrote first) fails alone with
-:class:`~koloda.errors.ConflictError`: a group that meets one is written again action by action. A
+:class:`~koloda.errors.ConflictError`: a group that meets one is written again in halves, down to the
+actions that conflict. A
 database that cannot be written fails every action of the group with its
 :class:`~koloda.errors.RecordError`, and the next group tries again (no restart needed).
 """
@@ -78,29 +79,28 @@ class Committer:
 
     def _commit(self, group: list[_Pending]) -> None:
         start = time.perf_counter()
-        try:
-            self.store.append_actions([pending.line for pending in group])
-            outcomes: list[KolodaError | None] = [None] * len(group)
-        except ConflictError:  # one of them lost a race: find which, the others are stored alone
-            outcomes = [self._alone(pending) for pending in group]
-        except RecordError as exc:
-            outcomes = [exc] * len(group)
-        except Exception as exc:  # a bug or a driver's surprise: said as the store's failure
-            outcomes = [RecordError(f"cannot write to the database {self.store.location}: {exc!r}")] * len(
-                group
-            )
+        outcomes = self._write([pending.line for pending in group])
         self.seconds += time.perf_counter() - start
         self.groups += 1
         self.committed += sum(outcome is None for outcome in outcomes)
         for pending, outcome in zip(group, outcomes, strict=True):
             pending.loop.call_soon_threadsafe(_settle, pending.future, outcome)
 
-    def _alone(self, pending: _Pending) -> KolodaError | None:
+    def _write(self, lines: list[Line]) -> list[KolodaError | None]:
+        """Write the lines in one transaction; when one of them lost a race, write each half again (a few
+        conflicts in a big group cost a few more transactions, not one per line)."""
         try:
-            self.store.append_actions([pending.line])
+            self.store.append_actions(lines)
+        except ConflictError as exc:
+            if len(lines) == 1:
+                return [exc]
+            half = len(lines) // 2
+            return self._write(lines[:half]) + self._write(lines[half:])
         except RecordError as exc:
-            return exc
-        return None
+            return [exc] * len(lines)
+        except Exception as exc:  # a bug or a driver's surprise: said as the store's failure
+            return [RecordError(f"cannot write to the database {self.store.location}: {exc!r}")] * len(lines)
+        return [None] * len(lines)
 
 
 def _settle(future: asyncio.Future[None], outcome: KolodaError | None) -> None:

@@ -1,0 +1,42 @@
+"""The group committer (koloda.web.committer): many tables' actions in one transaction, a line another
+writer stored first refused alone, the others of its group stored."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from koloda.errors import ConflictError
+from koloda.store import SeatRecord
+from koloda.store.sql import SqlStore
+from koloda.web.committer import Committer
+
+
+def test_a_conflict_in_a_group_fails_that_action_alone(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    seats = [SeatRecord("A", "a" * 8, None, False), SeatRecord("B", "b" * 8, None, False)]
+    ids = [store.create_table("bank", 2, {}, seed, seats) for seed in range(12)]
+    store.append_action(ids[5], 1, "another node's")  # table 5's first action is taken
+
+    async def appends() -> list[BaseException | None]:
+        committer = Committer(store)
+        try:
+            return await asyncio.gather(
+                *(committer.append(table_id, 1, f"mine {table_id}") for table_id in ids),
+                return_exceptions=True,
+            )
+        finally:
+            committer.close()
+
+    outcomes = asyncio.run(appends())
+    assert [type(outcome) for outcome in outcomes] == [type(None)] * 5 + [ConflictError] + [type(None)] * 6
+    for table_id in ids:
+        expected = "another node's" if table_id == ids[5] else f"mine {table_id}"
+        assert store.load_table(table_id).actions == (expected,)  # each line once, the first writer's
+            expected
+        ]
+    with pytest.raises(ConflictError):
+        store.append_actions([(ids[0], 1, "again")])
+    store.close()
