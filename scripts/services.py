@@ -62,7 +62,7 @@ class Postgres:
     """A PostgreSQL cluster in ``folder`` on a loopback port, trusting local connections."""
 
     def __init__(self, folder: Path, port: int | None = None, *, durable: bool = True) -> None:
-        self.durable = durable  # False: no fsync (tests of logic, never of durability)
+        self.durable = durable  # False: no fsync (what only a crash of the machine would lose)
         self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         if self._as:  # the postgres user cannot enter root's private folders: a folder of its own in /tmp
             folder = Path(tempfile.mkdtemp(prefix="koloda-pg-"))
@@ -97,8 +97,9 @@ class Postgres:
         """Start the server on its folder (again, after :meth:`pause`)."""
         pg_ctl = _pg_bin("pg_ctl")
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
-        if not self.durable:
-            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        if not self.durable:  # what only a crash of the machine would lose; never synchronous_commit=off,
+            # whose commits a killed server (pause) loses
+            options += " -c fsync=off -c full_page_writes=off"
         self._run(pg_ctl, "-D", self.data, "-o", options, "-l", self.folder / "log", "-w", "start")
 
     def pause(self) -> None:

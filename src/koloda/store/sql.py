@@ -51,8 +51,10 @@ def make_engine(url: str) -> sa.Engine:
         engine = sa.create_engine(
             url, poolclass=sa.pool.StaticPool, connect_args={"check_same_thread": False}
         )
-    else:
+    elif url.startswith("sqlite"):
         engine = sa.create_engine(url)
+    else:  # a server: a connection it dropped (a restart) is replaced before use, not failed on
+        engine = sa.create_engine(url, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         on_file = url not in _MEMORY
 

@@ -93,6 +93,7 @@ class RedisBus(Bus):
         self._redis = redis.Redis(connection_pool=pool)
         self._outbox: list[str] = []  # events committed here, not yet published (sent in order)
         self._wake = asyncio.Event()
+        self._handling: set[asyncio.Task[None]] = set()  # events being applied to their rooms
         self._held: set[int] = set()  # the leases this node holds
         self._listener: Listener | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -157,9 +158,9 @@ class RedisBus(Bus):
         if table_id in self._held:
             return True
         try:
-            await self._redis.sadd(BOTS, str(table_id))
             taken = await self._redis.set(_lease(table_id), self.node, nx=True, px=LEASE_MS)
             owner = None if taken else await self._redis.get(_lease(table_id))
+            await self._redis.sadd(BOTS, str(table_id))  # after the lease: never listed without one
         except Exception as exc:
             self._fail("lease", exc)
             return False
@@ -201,7 +202,11 @@ class RedisBus(Bus):
                         continue
                     event = json.loads(message["data"])
                     if event.get("node") != self.node and self._listener is not None:
-                        await self._listener.on_event(event)
+                        # Not awaited here: a room busy with a commit must not hold every other room's
+                        # events (its lock is first come, first served, so one room's keep their order).
+                        task = asyncio.create_task(self._listener.on_event(event))
+                        self._handling.add(task)
+                        task.add_done_callback(self._handling.discard)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
