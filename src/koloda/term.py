@@ -6,16 +6,17 @@ tests drive them by feeding lines.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO, TypeVar
 
 from koloda.bots.base import Fault
 from koloda.cards import Card
 from koloda.errors import KolodaError, RequestError
-from koloda.i18n import Lang, Msg
+from koloda.i18n import N_, Lang, Msg, known
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -67,10 +68,16 @@ def dim(text: str, colour: bool) -> str:
 
 
 def ask(
-    prompt: str, parse: Callable[[str], T], *, read: Read = input, write: Write = print, lang: Lang = "en"
+    prompt: str,
+    parse: Callable[[str], T],
+    *,
+    read: Read = input,
+    write: Write = print,
+    lang: Lang = "en",
+    complete: Sequence[str] = (),
 ) -> T:
     """Prompt until ``parse`` accepts the answer; a KolodaError's message is shown (in ``lang``) and the
-    prompt repeated.
+    prompt repeated. ``complete``: the words the Tab key completes, where the terminal allows it.
 
     >>> answers = iter(["x", "7"])
     >>> ask("n? ", int_in(1, 9), read=lambda _: next(answers), write=print)
@@ -79,7 +86,8 @@ def ask(
     """
     while True:
         try:
-            line = read(prompt)
+            with completing(complete) if read is input else contextlib.nullcontext():
+                line = read(prompt)
         except (EOFError, KeyboardInterrupt):
             raise Quit from None
         if line.strip().lower() in QUIT_WORDS:
@@ -88,6 +96,71 @@ def ask(
             return parse(line)
         except KolodaError as exc:
             write(exc.text(lang))
+
+
+@contextlib.contextmanager
+def completing(words: Sequence[str]) -> Iterator[None]:
+    """Tab completes ``words`` at the prompt while the block runs: GNU readline or libedit, on a terminal
+    (nothing happens where there is neither, as on Windows' console without pyreadline)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    if not words or not sys.stdin.isatty():
+        yield
+        return
+    choices = sorted(set(words))
+
+    def complete(text: str, state: int) -> str | None:
+        found = [word for word in choices if word.lower().startswith(text.lower())]
+        return found[state] if state < len(found) else None
+
+    old, delims = readline.get_completer(), readline.get_completer_delims()
+    readline.set_completer(complete)
+    readline.set_completer_delims(" \t\n")
+    libedit = "libedit" in (readline.__doc__ or "")
+    readline.parse_and_bind("bind ^I rl_complete" if libedit else "tab: complete")
+    try:
+        yield
+    finally:
+        readline.set_completer(old)
+        readline.set_completer_delims(delims)
+
+
+#: A reason that names the seat acting is said to the person at the keyboard in the second person: these
+#: keys have a form ``KEY.you`` ("you must follow suit ♥", not "seat 0 must follow suit ♥").
+ADDRESSED = (
+    N_("thousand.why.beat.you"),
+    N_("thousand.why.follow.you"),
+    N_("thousand.why.marriage_pair.you"),
+    N_("thousand.why.no_bomb.you"),
+    N_("thousand.why.not_held.you"),
+    N_("thousand.why.phase.you"),
+    N_("thousand.why.trump.you"),
+    N_("bank.why.not_held.you"),
+    N_("bank.why.suit_taken.you"),
+    N_("bank.illegal_for.you"),  # without the seat's number
+    N_("thousand.refused.you"),  # without the action's number
+)
+
+
+def addressed(detail: Msg | str) -> Msg | str:
+    """The engine's reason for refusing the person's own move, in words for that person: no seat number,
+    no action number (see :data:`ADDRESSED`).
+
+    >>> print(addressed(Msg("thousand.why.follow", seat=0, suit="♥")))
+    you must follow suit ♥ (rule G11)
+    >>> print(addressed(Msg("thousand.refused", action="9S", id=0, reason=Msg("thousand.why.over"))))
+    '9S' is refused: the game is over
+    """
+    if not isinstance(detail, Msg):
+        return detail
+    params = {
+        name: addressed(value) if isinstance(value, Msg) else value for name, value in detail.params.items()
+    }
+    key = detail.key + ".you" if known(detail.key + ".you") else detail.key
+    return Msg(key, **params)
 
 
 def refusal(reason: KolodaError, moves: Iterable[str]) -> KolodaError:
@@ -105,7 +178,7 @@ def refusal(reason: KolodaError, moves: Iterable[str]) -> KolodaError:
     A reason the catalog cannot say in Russian (a plain-text message) is shown as it is, in English.
     """
     kind = type(reason)  # the same kind of error: the engine's reason, in the interface's words
-    return kind(Msg("term.refused", reason=reason.detail, moves=", ".join(moves)))
+    return kind(Msg("term.refused", reason=addressed(reason.detail), moves=", ".join(moves)))
 
 
 def note_fault(fault: Fault) -> None:

@@ -31,8 +31,9 @@ def first_choice(out: list[str], extra: list[str]) -> Callable[[str], str]:
     def read(prompt: str) -> str:
         if extra:
             return extra.pop(0)
-        offered = next(line for line in reversed(out) if line.startswith(("Можно: ", "You may: ")))
-        moves = offered.split(": ", 1)[1].split(", ")
+        lines = [line for text in out for line in text.splitlines()]  # the table view is one text
+        offered = next(line for line in reversed(lines) if line.startswith(("Ваши ходы (", "Your moves (")))
+        moves = offered.split("): ", 1)[1].split(", ")
         return "пас" if "пас" in moves else "pass" if "pass" in moves else moves[0]
 
     return read

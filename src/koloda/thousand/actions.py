@@ -102,8 +102,9 @@ def parse_action(text: str) -> int:
     if word is not None:
         return word
     try:
-        if token.isdigit():
-            return bid_action(int(token))
+        if token.isascii() and token.isdigit():  # not '²', which isdigit() and int() refuses
+            # a number longer than int() converts is refused as a bid like any other too large
+            return bid_action(int(token) if len(token) < 10 else MAX_BID + 5)
         if ">" in token:
             card_part, _, who = token.partition(">")
             if who.strip() not in ("1", "2"):
