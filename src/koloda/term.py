@@ -16,7 +16,7 @@ from typing import TextIO, TypeVar
 from koloda.bots.base import Fault
 from koloda.cards import Card
 from koloda.errors import KolodaError, RequestError
-from koloda.i18n import N_, Lang, Msg, known
+from koloda.i18n import Lang, Msg, addressed
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -126,41 +126,6 @@ def completing(words: Sequence[str]) -> Iterator[None]:
     finally:
         readline.set_completer(old)
         readline.set_completer_delims(delims)
-
-
-#: A reason that names the seat acting is said to the person at the keyboard in the second person: these
-#: keys have a form ``KEY.you`` ("you must follow suit ♥", not "seat 0 must follow suit ♥").
-ADDRESSED = (
-    N_("thousand.why.beat.you"),
-    N_("thousand.why.follow.you"),
-    N_("thousand.why.marriage_pair.you"),
-    N_("thousand.why.no_bomb.you"),
-    N_("thousand.why.not_held.you"),
-    N_("thousand.why.phase.you"),
-    N_("thousand.why.trump.you"),
-    N_("bank.why.not_held.you"),
-    N_("bank.why.suit_taken.you"),
-    N_("bank.illegal_for.you"),  # without the seat's number
-    N_("thousand.refused.you"),  # without the action's number
-)
-
-
-def addressed(detail: Msg | str) -> Msg | str:
-    """The engine's reason for refusing the person's own move, in words for that person: no seat number,
-    no action number (see :data:`ADDRESSED`).
-
-    >>> print(addressed(Msg("thousand.why.follow", seat=0, suit="♥")))
-    you must follow suit ♥ (rule G11)
-    >>> print(addressed(Msg("thousand.refused", action="9S", id=0, reason=Msg("thousand.why.over"))))
-    '9S' is refused: the game is over
-    """
-    if not isinstance(detail, Msg):
-        return detail
-    params = {
-        name: addressed(value) if isinstance(value, Msg) else value for name, value in detail.params.items()
-    }
-    key = detail.key + ".you" if known(detail.key + ".you") else detail.key
-    return Msg(key, **params)
 
 
 def refusal(reason: KolodaError, moves: Iterable[str]) -> KolodaError:
