@@ -104,7 +104,11 @@ REACH = """() => {
     button.click();
   };
   const unreachable = [];
-  for (const [list, key, said] of [[game.suggestions, 'event', game.ru.suggestions], [game.templates, 'template', game.ru.templates]]) {
+  const lists = [
+    [game.suggestions, 'event', game.ru.suggestions],
+    [game.templates, 'template', game.ru.templates],
+  ];
+  for (const [list, key, said] of lists) {
     for (const [at, text] of list.entries()) {
       try {
         while (document.querySelector('#chips button[data-back]')) tap('[data-back]');

@@ -61,7 +61,8 @@ class Walk:
 #: The elements that reach past the right edge of the screen (to say which, when one does).
 WIDE = """(width) => [...document.querySelectorAll('body *')]
   .filter((e) => e.getBoundingClientRect().right > width + 0.5)
-  .map((e) => `${e.tagName}.${e.className}#${e.id} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8)"""
+  .map((e) => `${e.tagName}.${e.className}#${e.id} ${Math.round(e.getBoundingClientRect().right)}`)
+  .slice(0, 8)"""
 
 
 def index_hidden(page: Any) -> list[str]:
