@@ -1,33 +1,49 @@
 """Every page as people see it (issue 20): a walk through the lobby, a Bank table and a Thousand table in each
 phase of a deal, the score sheet and the banki referee; at each stop the page is shown at phone size
-(390x844) and desktop size in Russian and English, photographed into test-artifacts/screens/ (for a person
-to look at; docs/web.md shows the phone ones) and scanned by axe-core (axe-playwright-python): no serious
+(390x844) and desktop size in Russian and English, photographed (for a person to look at; docs/web.md shows
+the phone ones) into $KOLODA_SCREENS when it is set, else into screens/ in the test run's temporary directory
+(pytest's --basetemp chooses it), and scanned by axe-core (axe-playwright-python): no serious
 or critical violation of WCAG 2.1 AA or of axe's best practices. The cards stay readable: in a full hand
 at phone size no card hides another's index."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import ARTIFACTS, Server
+import pytest
+from web_helpers import Server
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
-SCREENS = ARTIFACTS.parent / "screens"
 STEP_MS = 15_000
+#: Where a person finds the screenshots when this is set; else they go into the run's temporary directory.
+SCREENS_VAR = "KOLODA_SCREENS"
+
+
+@pytest.fixture
+def screens(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The directory of the screenshots ($KOLODA_SCREENS, else screens/ in the test run's tmp)."""
+    chosen = os.environ.get(SCREENS_VAR)
+    folder = Path(chosen) if chosen else tmp_path_factory.getbasetemp() / "screens"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 
 class Walk:
     """Shows one page in each size and language at each stop: screenshots, the axe scan, its findings."""
 
-    def __init__(self, page: Any) -> None:
+    def __init__(self, page: Any, screens: Path) -> None:
         from axe_playwright_python.sync_playwright import Axe
 
         self.page = page
+        self.screens = screens
         self.axe = Axe()
         self.found: list[str] = []
         self.stops: list[str] = []
@@ -39,7 +55,6 @@ class Walk:
 
     def stop(self, name: str) -> None:
         self.stops.append(name)
-        SCREENS.mkdir(parents=True, exist_ok=True)
         for lang in ("ru", "en"):
             self.language(lang)
             for size, viewport in SIZES.items():
@@ -48,7 +63,7 @@ class Walk:
                 width = self.page.evaluate("document.documentElement.scrollWidth")
                 wide = self.page.evaluate(WIDE, viewport["width"]) if width > viewport["width"] else []
                 assert width <= viewport["width"], (name, size, width, wide)  # nothing wider than the screen
-                self.page.screenshot(path=str(SCREENS / f"{name}-{size}-{lang}.png"), full_page=True)
+                self.page.screenshot(path=str(self.screens / f"{name}-{size}-{lang}.png"), full_page=True)
                 results = self.axe.run(self.page, options={"runOnly": {"type": "tag", "values": TAGS}})
                 for violation in results.response["violations"]:
                     if violation["impact"] in ("serious", "critical"):
@@ -118,12 +133,12 @@ def table(server: Server, game: str, players: int, seed: int, **extra: Any) -> s
     return server.url + made.json()["links"][0]
 
 
-def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any) -> None:
+def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any, screens: Path) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    walk = Walk(page)
+    walk = Walk(page, screens)
     try:
         # the lobby, with one table listed and a free seat to sit in
         seats = [{"kind": "human", "name": "Аня"}, {"kind": "human"}, {"kind": "bot", "level": "hard"}]
@@ -146,7 +161,7 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
         page.wait_for_timeout(200)
         assert page.locator("#hand .card").count() == 12 and index_hidden(page) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.screenshot(path=str(SCREENS / "bank-hand-12-phone-ru.png"))
+        page.screenshot(path=str(screens / "bank-hand-12-phone-ru.png"))
         page.evaluate("render()")
         page.set_viewport_size(DESKTOP)
         moves = {"n": 0}
@@ -236,7 +251,7 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
         context.close()
     assert not errors, errors
     assert walk.found == [], "\n".join(walk.found)
-    assert len(list(SCREENS.glob("*.png"))) >= len(walk.stops) * 4
+    assert len(list(screens.glob("*.png"))) >= len(walk.stops) * 4
 
 
 def test_the_hand_is_played_by_the_keyboard(server: Server, browser: Any) -> None:
@@ -270,6 +285,5 @@ def test_the_hand_is_played_by_the_keyboard(server: Server, browser: Any) -> Non
         assert focused not in [
             c for c in page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
         ]
-        Path(SCREENS).mkdir(parents=True, exist_ok=True)
     finally:
         context.close()

@@ -60,6 +60,16 @@ function say(text) {
 // The seats' names; one the server named by default ("Bot 2", "Player 1" for an unnamed seat made through
 // the API) is said in the page's language.
 function names() { return msg.table.seats.map((s, i) => seatName(s.name, i)); }
+// Text the server wrote (the Thousand's score table and its status line) names the seats as they are
+// stored: a default name in it is said in the page's language too.
+function localNames(text) {
+  let out = String(text);
+  msg.table.seats.forEach((seat, i) => {
+    const local = seatName(seat.name, i);
+    if (local !== seat.name) out = out.split(seat.name).join(local);
+  });
+  return out;
+}
 function who(seat) { return seat === null || seat === undefined ? "—" : names()[seat]; }
 
 function render() {
@@ -404,11 +414,12 @@ function scoresEl(game) {
     box.append(el("div", { class: "table-wrap" }, bankTable()));
   } else {
     const table = msg.scores[lang()];
-    box.append(el("div", { class: "table-wrap" }, tableEl(table.head, table.rows)));
-    if (table.status) box.append(el("p", { class: "muted" }, table.status));
+    box.append(el("div", { class: "table-wrap" }, tableEl(table.head.map(localNames),
+      table.rows.map((row) => row.map(localNames)))));
+    if (table.status) box.append(el("p", { class: "muted" }, localNames(table.status)));
   }
   const chart = el("div", {});
-  chart.innerHTML = chartSvg(msg.scores.chart);
+  chart.innerHTML = chartSvg({ ...msg.scores.chart, names: names() });
   box.append(chart);
   return box;
 }
