@@ -92,15 +92,15 @@ def index_hidden(page: Any) -> list[str]:
     return hidden
 
 
-#: Twelve cards dealt into the hand as the page draws them (Bank's hand grows when a bank is taken).
-FULL_HAND = """() => {
-  const cards = ['6S', '10S', 'QS', 'AS', '7C', '10C', 'KC', '9D', '10D', 'JD', '8H', '10H'];
-  document.getElementById('hand').replaceChildren(...cards.map((c, i) => {
-    const node = cardEl(c);
-    node.classList.add(i % 3 ? 'legal' : 'dim');
-    return node;
-  }));
+#: Cards put into the seat's hand and drawn by the page's own render(), every third one unplayable (the
+#: others offered as moves, never sent): a full hand of 12, and Bank's hand grown by a taken bank.
+DEAL_HAND = """(cards) => {
+  msg.view.hand = cards;
+  msg.view.actions = cards.filter((c, i) => i % 3).map((c, i) => [90000 + i, c]);
+  render();
 }"""
+FULL_HAND = ["6S", "10S", "QS", "AS", "7C", "10C", "KC", "9D", "10D", "JD", "8H", "10H"]
+GROWN_HAND = [*FULL_HAND, "7S", "8S", "9S", "JS", "KS", "6C", "8C", "9C", "JC", "QC", "AC", "6D", "7D", "8D"]
 
 
 def play_until(page: Any, done: str, on_turn: Any) -> None:
@@ -157,12 +157,14 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
         walk.stop("bank")
         # a full hand of 12 at phone size, the tens among them: every index in sight, every card tappable
         page.set_viewport_size(PHONE)
-        page.evaluate(FULL_HAND)
-        page.wait_for_timeout(200)
-        assert page.locator("#hand .card").count() == 12 and index_hidden(page) == []
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        page.screenshot(path=str(screens / "bank-hand-12-phone-ru.png"))
-        page.evaluate("render()")
+        for cards in (FULL_HAND, GROWN_HAND):
+            page.evaluate(DEAL_HAND, cards)
+            page.wait_for_timeout(200)
+            assert page.locator("#hand .card").count() == len(cards) and index_hidden(page) == []
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            page.locator("#hand-panel").screenshot(path=str(screens / f"bank-hand-{len(cards)}-phone-ru.png"))
+        page.reload()  # the seat's real hand again
+        page.wait_for_function("document.body.dataset.myturn === '1'", timeout=STEP_MS)
         page.set_viewport_size(DESKTOP)
         moves = {"n": 0}
 

@@ -308,7 +308,7 @@ function renderHand(view, game, mine) {
     return node;
   });
   const hadFocus = hand.contains(document.activeElement);  // a card played by the keyboard: focus stays
-  hand.replaceChildren(...nodes);
+  hand.replaceChildren(...handRows(nodes));
   hand.dataset.count = String(nodes.length);
   if (nodes.length) {
     const first = nodes.findIndex((n) => n.classList.contains("legal"));
@@ -326,6 +326,17 @@ function renderHand(view, game, mine) {
   for (const [id, text] of others) {
     box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, prettyAction(text)));
   }
+}
+
+// A hand of more than HAND_ROW cards (Bank's, after a bank is taken) is laid in rows of equal length, each
+// fanned on its own, so that a card's index strip never gets too narrow to read.
+const HAND_ROW = 12;
+
+function handRows(nodes) {
+  const rows = Math.ceil(nodes.length / HAND_ROW);
+  if (rows <= 1) return nodes;
+  const size = Math.ceil(nodes.length / rows);
+  return Array.from({ length: rows }, (_, r) => el("div", { class: "hand-row" }, nodes.slice(r * size, (r + 1) * size)));
 }
 
 function handKeys(event) {
