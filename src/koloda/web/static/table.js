@@ -136,7 +136,7 @@ function renderSeats(view, game) {
     else facts.push(`${t("web.tricksWord")}: ${view.tricks_won[i]}`);
     const tags = [];
     if (i === view.dealer) tags.push(`· ${t("web.dealerWord")}`);
-    if (seat.bot) tags.push(`· ${t("web.bot")} ${levelText(seat.bot)}`);
+    if (seat.bot) tags.push(`· ${t("web.botOfLevel", { level: levelText(seat.bot) })}`);
     if (i === msg.seat) tags.push(`(${t("web.you")})`);
     const turn = view.current_player === i && !msg.table.over;
     return el("div", { class: `seat${turn ? " turn" : ""}`, dataset: { seat: i }, "aria-current": turn ? "true" : null },
