@@ -54,6 +54,9 @@ def test_play_a_whole_game_in_russian() -> None:
     assert "играет на 100" in text
     assert "| Кон | Игра | Вы | Бот 1 | Бот 2 |" in text
     assert text.count("| Кон | Игра |") == len(state.results)  # the table after every deal
+    # the person is spoken to (the verb agrees with «вы»): «Сдаёте вы.», never «Сдаёт: Вы.»
+    assert "Сдаёте вы." in text and "сдаёте вы" in text and "Сдаёт: Вы" not in text and "сдаёт Вы" not in text
+    assert "Сдаёт: Бот 1." in text
     assert out[-1].startswith(("Победил", "Победила"))
 
 

@@ -216,7 +216,8 @@ _TRUMPS = {
 def deal_header(view: BankObservation, seat: int, lang: Lang) -> str:
     """The deal's first line: its number, the dealer and the trumps in words."""
     dealer = seat_name(view.dealer, seat, lang)
-    line = say(lang, "bank.cli.deal_header", deal=view.deal, dealer=dealer)
+    key = N_("bank.cli.deal_header.you") if view.dealer == seat else N_("bank.cli.deal_header")
+    line = say(lang, key, deal=view.deal, dealer=dealer)
     return f"\n— {line} · {trumps_line(view, seat, lang)}"
 
 

@@ -84,7 +84,9 @@ class Narrator:
         view = observe(state, self.seat)
         first, bid = view.bids[0]
         lang = self.lang
-        self.write(say(lang, "thousand.cli.dealer", name=self.names[view.dealer]))
+        you = view.dealer == self.seat
+        key = N_("thousand.cli.dealer.you") if you else N_("thousand.cli.dealer")
+        self.write(say(lang, key, name=self.names[view.dealer]))
         self.write(say(lang, "thousand.cli.compulsory", name=self.names[first], bid=bid))
 
     def before(self, state: ThousandState) -> ThousandObservation:
@@ -136,9 +138,14 @@ class Narrator:
         shown, the trick on the table and the last one, every player's cards, tricks and score (the one
         to act marked), the hand sorted by suit, and the moves as they are typed."""
         lang, names = self.lang, self.names
-        parts: list[RenderableType] = [
-            screen.title(say(lang, "thousand.cli.view_title", deal=view.deal, dealer=names[view.dealer]))
-        ]
+        mine = view.dealer == self.seat
+        title = say(
+            lang,
+            N_("thousand.cli.view_title.you") if mine else N_("thousand.cli.view_title"),
+            deal=view.deal,
+            dealer=names[view.dealer],
+        )
+        parts: list[RenderableType] = [screen.title(title)]
         bids = ", ".join(
             say(lang, _COMPULSORY if i == 0 else _BID, name=names[s], bid=_bid(b, lang))
             for i, (s, b) in enumerate(view.bids)

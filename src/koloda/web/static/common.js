@@ -62,7 +62,7 @@ function langSwitch(onChange) {
 }
 
 // Ask before something that cannot be taken back (an undo): a modal dialog with the question, the
-// destructive choice and a way out (Escape or "Keep it"). Resolves to true when confirmed.
+// destructive choice and a way out (Escape or the catalog's web.keep). Resolves to true when confirmed.
 function confirmAction(question, yes) {
   return new Promise((resolve) => {
     const dialog = el("dialog", { class: "confirm", "aria-labelledby": "confirm-question" },
@@ -136,7 +136,7 @@ function cardParts(text) {
   return { rank: rankText(rank), suit: SUITS[suit] || suit, red: suit === "H" || suit === "D" };
 }
 
-// A card in words, for a screen reader and a tooltip: "ten of hearts", «десятка червей».
+// A card in words, for a screen reader and a tooltip: "ten of hearts" (the catalog's web.cardName).
 function cardName(text) {
   const suit = text.slice(-1);
   const rank = text.slice(0, -1);
