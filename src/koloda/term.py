@@ -33,6 +33,14 @@ class Quit(Exception):
 
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", "выход", "выйти"})
+#: What asks a move prompt for the legal moves.
+HELP_WORDS = frozenset({"?", "help", "помощь"})
+
+
+def moves_asked(text: str, moves: list[str]) -> None:
+    """At a move prompt, ``?`` (or help) is answered with the legal moves, as a message the prompt shows."""
+    if text.strip().lower() in HELP_WORDS:
+        raise RequestError(Msg("term.legal_moves", moves=", ".join(moves)))
 
 
 def colour_enabled(stream: TextIO | None = None) -> bool:

@@ -41,7 +41,7 @@ def first_choice(out: list[str], extra: list[str]) -> Callable[[str], str]:
 
 def test_play_a_whole_game_in_russian() -> None:
     out: list[str] = []
-    wrong = ["что-то", "600", "AS"]  # not a move; a bid above the cap or the seat's turn; a card in bidding
+    wrong = ["что-то", "600", "AS", "?"]  # not a move; a bid above the cap; a card in bidding; the moves asked
     state = play_game(
         ThousandOptions(), seed=3, bots=_bots(3), lang="ru", read=first_choice(out, wrong), write=out.append
     )
@@ -49,6 +49,7 @@ def test_play_a_whole_game_in_russian() -> None:
     text = "\n".join(out)
     assert "ход «что-то» не понят" in text  # the reason, in Russian, then the prompt again
     assert "невозможен" in text  # an illegal move is refused in Russian too
+    assert "Возможные ходы: пас, " in text  # '?' lists the moves
     assert "Прикуп: " in text and "Играющий: " in text and "взятку берёт" in text
     assert text.count("(обязательно)") == len(state.results)  # the first hand's bid, every deal
     assert "играет на 100" in text

@@ -34,6 +34,7 @@ from koloda.term import (
     bold,
     card_text,
     colour_enabled,
+    moves_asked,
     note_fault,
     refusal,
     track,
@@ -160,8 +161,7 @@ def play_match(
 def _legal_move(state: BankState, text: str, lang: Lang) -> int:
     """Parse a typed move and check it against the position; the error says why it is refused."""
     moves = [typed_move(state.action_text(a), lang) for a in state.legal_actions()]
-    if text.strip() in ("?", "help", "помощь"):
-        raise RequestError(Msg("bank.cli.legal_moves", moves=", ".join(moves)))
+    moves_asked(text, moves)
     try:
         action = state.parse_action(text)
         if action not in state.legal_actions():

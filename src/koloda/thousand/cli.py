@@ -30,6 +30,7 @@ from koloda.term import (
     card_text,
     cards_line,
     colour_enabled,
+    moves_asked,
     note_fault,
     refusal,
     track,
@@ -242,8 +243,10 @@ def play_game(
         legal = state.legal_actions()
         if seat == 0:
             narrator.show_turn(old, legal, colour)
+            moves = [action_words(a, lang) for a in legal]
 
-            def take(line: str) -> int:
+            def take(line: str, moves: list[str] = moves) -> int:
+                moves_asked(line, moves)
                 try:
                     action = state.parse_action(line)
                     state.apply(action)  # an illegal move raises with the reason; the prompt repeats
@@ -251,7 +254,6 @@ def play_game(
                     raise refusal(exc, [action_words(a, lang) for a in state.legal_actions()]) from None
                 return action
 
-            moves = [action_words(a, lang) for a in legal]
             action = ask("> ", take, read=read, write=write, lang=lang, complete=moves)
         else:
             action = bots[seat].choose(observe(state, seat), legal)
