@@ -77,14 +77,21 @@ def test_the_referee_page_on_a_phone(server: Server, browser: Any) -> None:
         page.click("button.chip[data-word='kick']")  # taps go word by word; the last fills the line
         page.click("button.chip[data-word='Аня']")
         page.click("button.chip[data-template='kick Аня']")
-        assert page.input_value("#event") == "пинок Аня "  # the page's words (issue 20); metres typed
-        page.fill("#event", "пинок Аня 7")
+        assert page.input_value("#event") == "пинок Аня "  # the page's words (issue 20)
+        page.click("button.chip[data-metres='7']")  # the metres tapped too
+        assert page.input_value("#event") == "пинок Аня 7"
         page.click("#send")
         page.wait_for_function("document.body.dataset.events === '1'")
+        page.click("button.chip[data-word='kick']")
+        page.click("button.chip[data-word='Боря']")
+        page.click("button.chip[data-template='kick Боря']")
+        page.fill("#event", "пинок Боря 5.5")  # or typed
+        page.click("#send")
+        page.wait_for_function("document.body.dataset.events === '2'")
         page.fill("#event", "hit Аня")
         page.click("#send")
         page.wait_for_function("document.getElementById('event-error').textContent.length > 0")
-        assert page.evaluate("document.body.dataset.events") == "1"
+        assert page.evaluate("document.body.dataset.events") == "2"
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         shot(page, "phone-banki")
     finally:

@@ -82,7 +82,7 @@ function renderChips() {
     chips.push(el("button", { class: "chip event", type: "button", dataset: { event: prefix }, onclick: () => put(localLine(prefix, false), false) }, shown(prefix) + " ⏎"));
   }
   if (path.length && templates.includes(prefix)) {
-    chips.push(el("button", { class: "chip event", type: "button", dataset: { template: prefix }, onclick: () => put(localLine(prefix, true), true) }, shown(prefix) + " …"));
+    chips.push(el("button", { class: "chip event", type: "button", dataset: { template: prefix }, onclick: () => put(localLine(prefix, true), true, prefix.startsWith("kick ")) }, shown(prefix) + " …"));
   }
   for (const word of next) {
     chips.push(el("button", { class: "chip", type: "button", dataset: { word }, onclick: () => { path.push(word); renderChips(); } }, said[word] || word));
@@ -90,11 +90,17 @@ function renderChips() {
   document.getElementById("chips").replaceChildren(...chips);
 }
 
-function put(text, more) {
+// A kick's distance by taps: whole metres (any other, 7.5, is typed; the keyboard offers digits).
+const KICK_METRES = Array.from({ length: 15 }, (_, i) => i + 1);
+
+function put(text, more, kick) {
   const input = document.getElementById("event");
   input.value = more ? text + " " : text;
-  input.inputMode = more && game.templates.some((line) => line.startsWith("kick") && localLine(line, true) === text) ? "decimal" : "text";
-  input.focus();
+  input.inputMode = kick ? "decimal" : "text";
+  document.querySelectorAll("#chips [data-metres]").forEach((chip) => chip.remove());
+  if (!kick) { input.focus(); return; }
+  document.getElementById("chips").append(...KICK_METRES.map((m) => el("button", { class: "chip", type: "button",
+    dataset: { metres: m }, onclick: () => { input.value = `${text} ${m}`; } }, t("web.metres", { metres: m }))));
 }
 
 function render() {
