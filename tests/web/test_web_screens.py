@@ -63,6 +63,8 @@ class Walk:
                 width = self.page.evaluate("document.documentElement.scrollWidth")
                 wide = self.page.evaluate(WIDE, viewport["width"]) if width > viewport["width"] else []
                 assert width <= viewport["width"], (name, size, width, wide)  # nothing wider than the screen
+                cut = self.page.evaluate(CUT_LINKS)
+                assert cut == [], (name, size, lang, cut)  # the header's links are read whole
                 self.page.screenshot(path=str(self.screens / f"{name}-{size}-{lang}.png"), full_page=True)
                 results = self.axe.run(self.page, options={"runOnly": {"type": "tag", "values": TAGS}})
                 for violation in results.response["violations"]:
@@ -72,6 +74,10 @@ class Walk:
         self.language("ru")
         self.page.set_viewport_size(DESKTOP)
 
+
+#: The header's links whose text does not fit (cut with an ellipsis).
+CUT_LINKS = """[...document.querySelectorAll('header.bar > a')]
+  .filter((a) => a.scrollWidth > a.clientWidth + 1).map((a) => a.textContent)"""
 
 #: The elements that reach past the right edge of the screen (to say which, when one does).
 WIDE = """(width) => [...document.querySelectorAll('body *')]
@@ -193,6 +199,13 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
                     assert page.locator("#hand .card").count() == 10 and index_hidden(page) == []
                     page.set_viewport_size(DESKTOP)
                 walk.stop(f"thousand-{phase}")
+                if phase == "contract":  # the bomb gives the deal up: outlined, and asked first
+                    before = page.evaluate("document.body.dataset.v")
+                    page.click("#actions button.secondary[data-action]")
+                    page.wait_for_selector("dialog.confirm[open]")
+                    walk.stop("thousand-bomb")
+                    page.click("#confirm-no")
+                    assert page.evaluate("document.body.dataset.v") == before  # nothing sent
             if phase in ("bidding", "contract"):
                 page.click("#bid-button")  # always bid: the talon, the gifts and the contract are ours
             elif phase == "giving":

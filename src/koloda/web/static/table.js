@@ -378,6 +378,11 @@ function thousandActions(view, others, box, giving) {
   }
   for (const [id, text] of others) {
     if (/^\d+$/.test(text)) continue;
+    if (text === "bomb") {  // giving up the deal (rule S7): outlined, and asked first
+      const ask = async () => { if (await confirmAction(t("web.confirmBomb"), t("web.bomb"))) send(id); };
+      box.append(el("button", { class: "secondary", type: "button", dataset: { action: id }, onclick: ask }, t("web.bomb")));
+      continue;
+    }
     let label = prettyAction(text);
     if (text.endsWith("+")) label = `${prettyAction(text.slice(0, -1))} + ${t("web.marriage")}`;
     box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, label));
