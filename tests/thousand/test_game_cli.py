@@ -41,7 +41,7 @@ def first_choice(out: list[str], extra: list[str]) -> Callable[[str], str]:
 
 def test_play_a_whole_game_in_russian() -> None:
     out: list[str] = []
-    wrong = ["что-то", "600", "AS", "?"]  # not a move; a bid above the cap; a card in bidding; the moves asked
+    wrong = ["что-то", "600", "AS", "?"]  # not a move; a bid above the cap; a card in bidding; the moves
     state = play_game(
         ThousandOptions(), seed=3, bots=_bots(3), lang="ru", read=first_choice(out, wrong), write=out.append
     )
