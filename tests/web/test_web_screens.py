@@ -16,6 +16,8 @@ import httpx
 import pytest
 from web_helpers import Server
 
+from koloda.i18n import say
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -243,6 +245,10 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
         page.click("#undo")
         page.wait_for_selector("dialog.confirm[open]")
         walk.stop("sheet-undo")
+        for lang in ("en", "ru"):  # the open question follows the language switch
+            walk.language(lang)
+            assert page.text_content("#confirm-no") == say(lang, "web.keep")
+            assert page.text_content("#confirm-question") == say(lang, "web.confirmUndoDeal")
         page.click("#confirm-no")
         assert page.locator("#sheet-table tbody tr").count() == 3  # kept
 

@@ -117,8 +117,8 @@ function render() {
 
 // Take back the last event: asked first, naming it in the page's language.
 async function undo() {
-  const history = game[lang()].history;
-  if (!(await confirmAction(t("web.confirmUndoEvent", { event: history[history.length - 1] }), t("web.undoYes")))) return;
+  const last = () => game[lang()].history[game[lang()].history.length - 1];
+  if (!(await confirmAction(() => t("web.confirmUndoEvent", { event: last() }), () => t("web.undoYes")))) return;
   send(`/api/banki/${GAME_ID}/undo`);
 }
 

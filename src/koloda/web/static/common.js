@@ -56,20 +56,28 @@ function langSwitch(onChange) {
     localStorage.setItem("koloda-lang", lang() === "ru" ? "en" : "ru");
     show();
     applyWords();
+    document.querySelectorAll("dialog.confirm").forEach((dialog) => dialog.refresh());
     if (onChange) onChange();
   });
   applyWords();
 }
 
 // Ask before something that cannot be taken back (an undo): a modal dialog with the question, the
-// destructive choice and a way out (Escape or the catalog's web.keep). Resolves to true when confirmed.
+// destructive choice and a way out (Escape or the catalog's web.keep). `question` and `yes` are functions
+// giving the words, so that the dialog follows the language switch. Resolves to true when confirmed.
 function confirmAction(question, yes) {
   return new Promise((resolve) => {
     const dialog = el("dialog", { class: "confirm", "aria-labelledby": "confirm-question" },
-      el("p", { id: "confirm-question" }, question),
+      el("p", { id: "confirm-question" }),
       el("div", { class: "row" },
-        el("button", { class: "secondary", type: "button", id: "confirm-no" }, t("web.keep")),
-        el("button", { class: "danger", type: "button", id: "confirm-yes" }, yes)));
+        el("button", { class: "secondary", type: "button", id: "confirm-no" }),
+        el("button", { class: "danger", type: "button", id: "confirm-yes" })));
+    dialog.refresh = () => {
+      dialog.querySelector("#confirm-question").textContent = question();
+      dialog.querySelector("#confirm-no").textContent = t("web.keep");
+      dialog.querySelector("#confirm-yes").textContent = yes();
+    };
+    dialog.refresh();
     const done = (answer) => { dialog.close(); dialog.remove(); resolve(answer); };
     dialog.querySelector("#confirm-yes").addEventListener("click", () => done(true));
     dialog.querySelector("#confirm-no").addEventListener("click", () => done(false));

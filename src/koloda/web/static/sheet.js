@@ -100,7 +100,7 @@ async function addDeal(event) {
 }
 
 async function undo() {
-  if (!(await confirmAction(t("web.confirmUndoDeal"), t("web.undoYes")))) return;
+  if (!(await confirmAction(() => t("web.confirmUndoDeal"), () => t("web.undoYes")))) return;
   try {
     sheet = await api("POST", `/api/sheets/${sheet.id}/undo`);
     renderSheet();

@@ -379,7 +379,7 @@ function thousandActions(view, others, box, giving) {
   for (const [id, text] of others) {
     if (/^\d+$/.test(text)) continue;
     if (text === "bomb") {  // giving up the deal (rule S7): outlined, and asked first
-      const ask = async () => { if (await confirmAction(t("web.confirmBomb"), t("web.bomb"))) send(id); };
+      const ask = async () => { if (await confirmAction(() => t("web.confirmBomb"), () => t("web.bomb"))) send(id); };
       box.append(el("button", { class: "secondary", type: "button", dataset: { action: id }, onclick: ask }, t("web.bomb")));
       continue;
     }
