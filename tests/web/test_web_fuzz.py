@@ -272,7 +272,7 @@ def world(tmp_path: Path) -> Iterator[TestClient]:
     clients = app_client(tmp_path, bot_delay=3600)
     client = next(clients)
     try:
-        assert client.post("/api/tables", json={**TABLE, "seats": [{}, {}]}).status_code == 201
+        assert client.post("/api/tables", json={**TABLE, "seats": [{}, {"open": True}]}).status_code == 201
         assert client.post("/api/sheets", json=POSTS[2][1]).status_code == 201
         assert client.post("/api/sheets/1/deals", json=DEAL).status_code == 200
         assert client.post("/api/banki", json=POSTS[5][1]).status_code == 201

@@ -17,12 +17,15 @@ from starlette.testclient import TestClient
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
 from koloda.web.hub import Hub
+from koloda.web.limits import Limits
 
 
-def app_client(tmp_path: Path, bot_delay: float) -> Iterator[TestClient]:
-    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move."""
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay)
-    with TestClient(app) as test_client:
+def app_client(tmp_path: Path, bot_delay: float, limits: Limits | None = None) -> Iterator[TestClient]:
+    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move. Like the
+    pages, the client says every body is JSON (a request that changes something must: the guard's
+    tests send other content types)."""
+    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay, limits=limits)
+    with TestClient(app, headers={"content-type": "application/json"}) as test_client:
         yield test_client
 
 
@@ -116,6 +119,11 @@ class Server:
             if self.process.stdout is not None:
                 self.process.stdout.close()
             self.process = None
+
+
+def csp_violations(messages: list[Any]) -> list[str]:
+    """The console messages (Playwright's) that say the Content-Security-Policy refused something."""
+    return [m.text for m in messages if m.type == "error" and "Content Security Policy" in m.text]
 
 
 def shot(page: object, name: str) -> None:
