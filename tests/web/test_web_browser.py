@@ -311,3 +311,29 @@ def test_join_a_free_seat_from_the_lobby_and_survive_a_server_restart(server: Se
     assert version(page) == "1"  # and play goes on
     lobby = httpx.get(server.url + "/api/tables").json()[0]
     assert lobby["seats"][first] == {"name": "Боря", "bot": None, "taken": True, "open": True}
+
+
+def test_the_host_opens_a_seat_to_the_lobby_and_the_others_keep_to_their_links(
+    server: Server, page: Any
+) -> None:
+    """Issue 15: a seat offered by link is taken only with its link; open seats are those the host marks
+    open when creating the table (a checkbox beside each human seat)."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row")
+    page.select_option("#game", "bank")
+    page.select_option("#players", "3")
+    assert not page.is_visible('.seat-row[data-seat="1"] .open')  # a bot seat: nothing to open
+    for seat in (1, 2):
+        page.locator(f'.seat-row[data-seat="{seat}"] .kind').select_option("human")
+    assert page.is_visible('.seat-row[data-seat="1"] .open')
+    page.check('.seat-row[data-seat="1"] .open input')
+    page.click("#create")
+    page.wait_for_selector(".seat-link")
+    table = httpx.get(server.url + "/api/tables").json()[0]
+    assert [seat["open"] for seat in table["seats"]] == [False, True, False]
+    page.goto(server.url + "/")
+    page.wait_for_selector('button.join[data-seat="1"]')
+    assert page.locator("button.join").count() == 1  # seats 0 and 2 are for the links the host sends
+    shot(page, "lobby-open-seat")
+    refused = httpx.post(f"{server.url}/api/tables/{table['id']}/join", json={"seat": 2})
+    assert refused.status_code == 403 and refused.json()["error"] == "seat_by_link"
