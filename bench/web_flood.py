@@ -1,6 +1,6 @@
 """One client floods the web app; do the other tables notice? (issue 15, point 6; docs/performance.md)
 
-    python bench/web_flood.py [--tables 8] [--seconds 5] [--pace 0.2] [--json]
+    python bench/web_flood.py [--tables 8] [--seconds 5] [--rounds 5] [--pace 0.2] [--limit K=V] [--json]
 
 Starts ``koloda serve`` on a free port of 127.0.0.1 over a fresh SQLite file, with its default limits, and
 creates ``--tables`` Bank tables of two people. Each table's people connect from their own loopback
@@ -8,11 +8,14 @@ address (127.0.1.N: each table is another home) and play: the seat to move waits
 plays its first legal action. The latency of an action is from its sending by one seat to the ``event``
 frame of that version at the other seat.
 
-Two phases of ``--seconds`` each: quiet, then a flood, where another process, from 127.0.0.3, sends
-messages to its own table as fast as it can (``sync``, ``ping`` and a stale ``act`` in turn), reconnecting
-whenever the server closes its socket. For each phase: the people's actions, latency p50/p99 (ms), the
-server's CPU (% of one core), the log lines written (table events and the rest apart); for the flood: the
-messages written per second and the close codes the flooder saw. All traffic is to 127.0.0.1.
+Two phases of ``--seconds`` each, quiet and flood, cut into ``--rounds`` slices taken in turn (so that
+what else the machine runs weighs on both alike). In the flood's slices another process, from 127.0.0.3,
+sends messages to its own table as fast as it can (``sync``, ``ping`` and a stale ``act`` in turn),
+reconnecting whenever the server closes its socket; in the quiet ones it is stopped (SIGSTOP). For each
+phase: the people's actions, latency p50/p99 (ms), the server's CPU (% of one core), the log lines written
+(table events and the rest apart); for the flood: the messages written per second of flood and the close
+codes the flooder saw. ``--limit KEY=VALUE`` is passed to the server (``messages=0`` and the like show the
+flood unchecked). All traffic is to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -65,12 +69,28 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Phase:
-    """What the people saw during one phase."""
+    """What the people saw during one phase (its slices added up), and what the server spent."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.latencies: list[float] = []
         self.errors: list[str] = []
+        self.seconds = 0.0
+        self.cpu = 0.0  # the server's CPU seconds
+        self.event_lines = 0
+        self.other_lines = 0
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "actions": len(self.latencies),
+            "p50_ms": round(percentile(self.latencies, 0.5) * 1000, 1),
+            "p99_ms": round(percentile(self.latencies, 0.99) * 1000, 1),
+            "max_ms": round(max(self.latencies, default=math.nan) * 1000, 1),
+            "errors": dict(Counter(self.errors)),
+            "server_cpu_pct": round(100 * self.cpu / self.seconds),
+            "event_lines": self.event_lines,
+            "other_lines": self.other_lines,
+        }
 
 
 class Table:
@@ -115,31 +135,33 @@ class Table:
                     await ws.send(json.dumps({"type": "act", "v": version, "action": actions[0][0]}))
 
 
-async def flood(url: str, table_id: int, seconds: float) -> dict[str, Any]:
-    """Send messages to table ``table_id`` as fast as possible for ``seconds``, reading (and dropping) what
+async def flood(url: str, table_id: int) -> dict[str, Any]:
+    """Send messages to table ``table_id`` as fast as possible until SIGTERM, reading (and dropping) what
     the server says so as to see its close at once, and connecting again each time it closes. Says
-    ``ready`` on stdout once the first socket is open, then the figures as JSON."""
+    ``ready`` on stdout once the first socket is open, then, at the end, the figures as JSON."""
     ws_url = url.replace("http://", "ws://") + f"/ws/{table_id}"
     messages = [json.dumps(m) for m in ({"type": "sync", "v": 0}, {"type": "ping"}, {"type": "act", "v": 0})]
     sent = connects = 0
     closes: Counter[str] = Counter()
-    deadline: float | None = None
+    done = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, done.set)
+    ready = False
 
     async def drain(ws: Any) -> None:
         with contextlib.suppress(ConnectionClosed):
             async for _ in ws:
                 pass
 
-    while deadline is None or time.monotonic() < deadline:
+    while not done.is_set():
         try:
             async with connect(ws_url, local_addr=(FLOOD_FROM, 0)) as ws:
                 connects += 1
-                if deadline is None:
+                if not ready:
                     print("ready", flush=True)
-                    deadline = time.monotonic() + seconds
+                    ready = True
                 reader = asyncio.create_task(drain(ws))
                 await ws.send(json.dumps({"type": "hello"}))
-                while time.monotonic() < deadline:
+                while not done.is_set():
                     for _ in range(100):
                         await ws.send(messages[sent % 3])
                         sent += 1
@@ -150,13 +172,7 @@ async def flood(url: str, table_id: int, seconds: float) -> dict[str, Any]:
         except (InvalidHandshake, OSError) as exc:
             closes[type(exc).__name__] += 1
             await asyncio.sleep(0.01)
-    return {
-        "sent": sent,
-        "seconds": seconds,
-        "rate": round(sent / seconds),
-        "connects": connects,
-        "closes": closes,
-    }
+    return {"sent": sent, "connects": connects, "closes": closes}
 
 
 class Server:
@@ -220,50 +236,60 @@ def create_tables(url: str, count: int) -> list[tuple[int, list[str], str]]:
 
 
 async def measure(
-    url: str, server: Server, tables: int, seconds: float, pace: float, flooder_nice: int
+    url: str, server: Server, tables: int, seconds: float, pace: float, rounds: int, flooder_nice: int
 ) -> dict[str, Any]:
     made = create_tables(url, tables + 1)  # the last one is the flooder's
     people = [Table(url, table_id, tokens, address, pace) for table_id, tokens, address in made[:-1]]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(table.seat(seat, stop)) for table in people for seat in (0, 1)]
+    command = [
+        sys.executable,
+        __file__,
+        "--flooder",
+        url,
+        str(made[-1][0]),
+        "--flooder-nice",
+        str(flooder_nice),
+    ]
+    flooder = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    assert flooder.stdout is not None
+    ready = await asyncio.wait_for(flooder.stdout.readline(), timeout=30)
+    assert ready == b"ready\n", ready
+    os.kill(flooder.pid, signal.SIGSTOP)  # it floods only in the flood's slices
     await asyncio.sleep(1.0)  # everyone connected and playing
+    phases = {"quiet": Phase("quiet"), "flood": Phase("flood")}
+    try:
+        for _ in range(rounds):
+            for phase in phases.values():
+                if phase.name == "flood":
+                    os.kill(flooder.pid, signal.SIGCONT)
+                lines, cpu, started = server.lines(), cpu_seconds(server.process.pid), time.monotonic()
+                for table in people:
+                    table.phase = phase
+                await asyncio.sleep(seconds / rounds)
+                for table in people:
+                    table.phase = None
+                if phase.name == "flood":
+                    os.kill(flooder.pid, signal.SIGSTOP)
+                phase.seconds += time.monotonic() - started
+                phase.cpu += cpu_seconds(server.process.pid) - cpu
+                after = server.lines()
+                phase.event_lines += after[0] - lines[0]
+                phase.other_lines += after[1] - lines[1]
+    finally:
+        os.kill(flooder.pid, signal.SIGCONT)
+        flooder.terminate()
+        out, _ = await asyncio.wait_for(flooder.communicate(), timeout=30)
     result: dict[str, Any] = {
         "tables": tables,
         "seconds": seconds,
+        "rounds": rounds,
         "pace": pace,
         "flooder_nice": flooder_nice,
+        **{name: phase.figures() for name, phase in phases.items()},
     }
-    for name in ("quiet", "flood"):
-        phase = Phase(name)
-        flooder = None
-        if name == "flood":
-            command = [sys.executable, __file__, "--flooder", url, str(made[-1][0]), str(seconds)]
-            command += ["--flooder-nice", str(flooder_nice)]
-            flooder = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
-            assert flooder.stdout is not None
-            ready = await asyncio.wait_for(flooder.stdout.readline(), timeout=30)
-            assert ready == b"ready\n", ready
-        lines_before, cpu_before, started = server.lines(), cpu_seconds(server.process.pid), time.monotonic()
-        for table in people:
-            table.phase = phase
-        await asyncio.sleep(seconds)
-        for table in people:
-            table.phase = None
-        elapsed = time.monotonic() - started
-        if flooder is not None:
-            out, _ = await asyncio.wait_for(flooder.communicate(), timeout=30)
-            result["flooder"] = json.loads(out)
-        lines_after = server.lines()
-        result[name] = {
-            "actions": len(phase.latencies),
-            "p50_ms": round(percentile(phase.latencies, 0.5) * 1000, 1),
-            "p99_ms": round(percentile(phase.latencies, 0.99) * 1000, 1),
-            "max_ms": round(max(phase.latencies, default=math.nan) * 1000, 1),
-            "errors": dict(Counter(phase.errors)),
-            "server_cpu_pct": round(100 * (cpu_seconds(server.process.pid) - cpu_before) / elapsed),
-            "event_lines": lines_after[0] - lines_before[0],
-            "other_lines": lines_after[1] - lines_before[1],
-        }
+    result["flooder"] = json.loads(out)
+    result["flooder"]["rate"] = round(result["flooder"]["sent"] / phases["flood"].seconds)
     result["tables_over"] = sum(table.over for table in people)
     stop.set()
     await asyncio.wait(tasks, timeout=5)
@@ -278,6 +304,9 @@ def main() -> None:
     )
     parser.add_argument("--tables", type=int, default=8, help="tables of two people (default 8)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of each phase (default 5)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="quiet and flood slices taken in turn (default 5)"
+    )
     parser.add_argument("--pace", type=float, default=0.2, help="seconds a person waits before acting")
     parser.add_argument(
         "--limit",
@@ -294,20 +323,22 @@ def main() -> None:
         help="niceness the flooder adds to its own: it stands for a client on another machine, and should "
         "not take the CPU the server and the people's client need (default 10)",
     )
-    parser.add_argument("--flooder", nargs=3, metavar=("URL", "TABLE", "SECONDS"), help=argparse.SUPPRESS)
+    parser.add_argument("--flooder", nargs=2, metavar=("URL", "TABLE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.flooder:
-        url, table, seconds = args.flooder
+        url, table = args.flooder
         os.nice(args.flooder_nice)
-        print(json.dumps(asyncio.run(flood(url, int(table), float(seconds)))))
+        print(json.dumps(asyncio.run(flood(url, int(table)))))
         return
-    if not 1 <= args.tables <= 200 or not 0 < args.seconds <= 120:
-        parser.error("--tables 1-200, --seconds up to 120")
+    if not 1 <= args.tables <= 200 or not 0 < args.seconds <= 120 or not 1 <= args.rounds <= 100:
+        parser.error("--tables 1-200, --seconds up to 120, --rounds 1-100")
     with tempfile.TemporaryDirectory(prefix="koloda-flood-") as data:
         server = Server(Path(data), args.limit)
         try:
             result = asyncio.run(
-                measure(server.url, server, args.tables, args.seconds, args.pace, args.flooder_nice)
+                measure(
+                    server.url, server, args.tables, args.seconds, args.pace, args.rounds, args.flooder_nice
+                )
             )
         finally:
             server.stop()
@@ -317,7 +348,8 @@ def main() -> None:
         return
     flooder = result["flooder"]
     print(
-        f"{args.tables} tables of two people, an action every {args.pace} s, {args.seconds} s a phase, "
+        f"{args.tables} tables of two people, an action every {args.pace} s, {args.seconds} s a phase "
+        f"in {args.rounds} slices, "
         f"limits {args.limit or 'the defaults'}"
     )
     for name in ("quiet", "flood"):
