@@ -10,7 +10,7 @@ frame of that version at the other seat.
 
 Two phases of ``--seconds`` each, quiet and flood, cut into ``--rounds`` slices taken in turn (so that
 what else the machine runs weighs on both alike). In the flood's slices another process, from 127.0.0.3,
-sends messages to its own table as fast as it can (``sync``, ``ping`` and a stale ``act`` in turn),
+sends messages to its own table as fast as it can (a full ``sync``, a ``ping``, a stale ``act`` in turn),
 reconnecting whenever the server closes its socket; in the quiet ones it is stopped (SIGSTOP). For each
 phase: the people's actions, latency p50/p99 (ms), the server's CPU (% of one core), the log lines written
 (table events and the rest apart); for the flood: the messages written per second of flood and the close
@@ -140,7 +140,7 @@ async def flood(url: str, table_id: int) -> dict[str, Any]:
     the server says so as to see its close at once, and connecting again each time it closes. Says
     ``ready`` on stdout once the first socket is open, then, at the end, the figures as JSON."""
     ws_url = url.replace("http://", "ws://") + f"/ws/{table_id}"
-    messages = [json.dumps(m) for m in ({"type": "sync", "v": 0}, {"type": "ping"}, {"type": "act", "v": 0})]
+    messages = [json.dumps(m) for m in ({"type": "sync"}, {"type": "ping"}, {"type": "act", "v": 0})]
     sent = connects = 0
     closes: Counter[str] = Counter()
     done = asyncio.Event()

@@ -4,8 +4,7 @@ table from its own loopback address), and another process sending thousands of m
 one more address.
 
 The flood's latency is compared with the quiet phase of the same run, taken in turn with it in slices of
-a second, so that the load the machine carries anyway counts in both alike. Without the limits the same flood takes the people's p99 from
-tens of milliseconds to over a second (``--limit messages=0 ...``: docs/performance.md)."""
+a second, so that the load the machine carries anyway counts in both alike."""
 
 from __future__ import annotations
 
@@ -33,7 +32,9 @@ def test_a_flood_from_one_client_leaves_the_other_tables_p99_unchanged() -> None
     assert flooder["rate"] >= 1000, flooder  # thousands of messages a second
     assert flooder["closes"].get("4429", 0) >= 1, flooder  # throttled, then closed
     assert quiet["errors"] == flood["errors"] == {}, result  # no person was refused anything
-    assert quiet["actions"] >= 60 and flood["actions"] >= 0.7 * quiet["actions"], result
-    assert flood["p99_ms"] <= 2 * quiet["p99_ms"] + 100, result
+    # the people keep their pace and their latency: without the limits (``--limit messages=0`` and the
+    # rest at 0) the same run gives 0.4-0.7 times the actions and a p99 of 1.4 s or more
+    assert quiet["actions"] >= 60 and flood["actions"] >= 0.8 * quiet["actions"], result
+    assert flood["p99_ms"] <= 2 * quiet["p99_ms"] + 100, result  # the margin: the machine's other load
     # the log: a line per table event, and a few of the rest (throttled: Limits.log_lines per 10 s a kind)
     assert flood["other_lines"] <= 60, result
