@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import app_client, create, hub, tokens
@@ -19,7 +21,7 @@ from koloda.errors import OptionsError
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
 from koloda.web.guard import CSP
-from koloda.web.limits import Limits, Quotas
+from koloda.web.limits import Bucket, Limits, Quotas
 
 TABLE = {"game": "bank", "players": 2, "seed": 11, "seats": [{"name": "Аня"}, {"name": "Боря"}]}
 
@@ -385,3 +387,35 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_escaped(limited: TestClient)
     assert not [cell for cell in cells if cell[:1] in "=+@" or (cell[:1] == "-" and not cell[1:].isdigit())]
     assert "'=HYPERLINK(1): points" in rows[0] and rows[1][1].startswith("'+Боря 120 — ")
     assert "-200" in rows[2]  # a number stays a number
+
+
+# -- the token bucket, as a property ----------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    size=st.integers(1, 20),
+    window=st.integers(1, 60),
+    gaps=st.lists(st.floats(0, 5, allow_nan=False), min_size=1, max_size=120),
+)
+def test_a_bucket_never_lets_through_more_than_its_burst_and_its_rate(
+    size: int, window: int, gaps: list[float]
+) -> None:
+    """Over any stretch of time t, a bucket lets through at most size + t * size / window, and a client
+    that keeps under the rate is never refused."""
+    clock = [0.0]
+    bucket = Bucket(size, window, lambda: clock[0])
+    taken: list[float] = []
+    for gap in gaps:
+        clock[0] += gap
+        if bucket.take():
+            taken.append(clock[0])
+    for first in range(len(taken)):
+        for last in range(first, len(taken)):
+            span = taken[last] - taken[first]
+            assert last - first + 1 <= size + span * size / window + 1e-9
+    clock[0] += window  # full again
+    steady = Bucket(size, window, lambda: clock[0])
+    for _ in range(3 * size):
+        assert steady.take()
+        clock[0] += window / size * 1.001  # just under the rate (exactly on it is a float's rounding away)
