@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import re
+import time
 from typing import Any
 
 import httpx
@@ -199,3 +200,24 @@ def test_the_pages_run_under_the_content_security_policy(server: Server, browser
     finally:
         context.close()
     assert not csp_violations(messages) and not errors, (csp_violations(messages), errors)
+
+
+def test_the_end_of_a_game_is_a_line_of_its_own(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="koloda.web.events")
+    bots = [{"kind": "bot", "level": "easy"}] * 2
+    made = create(client, game="bank", players=2, seed=3, options={"target": 20}, seats=bots)
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_json({"type": "hello"})
+        over = until(ws, lambda f: f["table"]["over"])
+
+    def events() -> list[dict[str, Any]]:
+        return [record.__dict__["fields"] for record in caplog.records if record.name == "koloda.web.events"]
+
+    deadline = time.monotonic() + 10  # the line follows the frame: the bot's task writes it after sending
+    while events()[-1]["event"] != "over" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    lines = events()
+    acts = [line for line in lines if line["event"] == "act"]
+    assert [line["version"] for line in acts] == list(range(1, over["v"] + 1))  # one line per action
+    assert lines[-1] == {"event": "over", "table": made["id"], "version": over["v"]}
+    assert [line["event"] for line in lines].count("over") == 1

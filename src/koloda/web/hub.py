@@ -277,7 +277,13 @@ class Hub:
             bot = room.record.seats[seat].bot is not None
             latency = time.perf_counter() - started
             self.telemetry.acted(
-                table=room.record.id, seat=seat, version=room.version, latency=latency, commit=commit, bot=bot
+                table=room.record.id,
+                seat=seat,
+                version=room.version,
+                latency=latency,
+                commit=commit,
+                bot=bot,
+                over=after.is_over(),
             )
         self._schedule_bot(room)
 

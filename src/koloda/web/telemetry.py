@@ -1,7 +1,7 @@
 """What the web app says about itself: one structured log line per table event, the counters of
 ``/metrics`` (Prometheus' text format) and ``/healthz``.
 
-Every table event (a table created, a seat taken, an action accepted) is one line of the logger
+Every table event (a table created, a seat taken, an action accepted, a game over) is one line of the logger
 ``koloda.web.events`` with its fields (``event``, ``table``, ``seat``, ``version``, ``latency_ms``...);
 ``koloda serve`` writes it as one JSON object a line (:mod:`koloda.web.logs`). The metrics are kept here
 and written by :meth:`Telemetry.metrics`:
@@ -200,8 +200,19 @@ class Telemetry:
         """A request (``http``) or a websocket message (``ws``) was refused with ``code``."""
         self.refusals.inc(channel, code)
 
-    def acted(self, *, table: int, seat: int, version: int, latency: float, commit: float, bot: bool) -> None:
-        """An action was accepted, stored (``commit`` seconds) and announced (``latency`` seconds in all)."""
+    def acted(
+        self,
+        *,
+        table: int,
+        seat: int,
+        version: int,
+        latency: float,
+        commit: float,
+        bot: bool,
+        over: bool = False,
+    ) -> None:
+        """An action was accepted, stored (``commit`` seconds) and announced (``latency`` seconds in all);
+        ``over``: it ended the game (a second line, ``over``, says so)."""
         self.actions.inc()
         self._rate.add()
         self.commit.observe(commit)
@@ -215,6 +226,8 @@ class Telemetry:
             latency_ms=round(latency * 1000, 3),
             commit_ms=round(commit * 1000, 3),
         )
+        if over:
+            event("over", table=table, version=version)
 
 
 def event(kind: str, **fields: Any) -> None:
