@@ -30,7 +30,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import ClassVar
 
 from koloda.errors import OptionsError
@@ -95,11 +95,10 @@ class Limits(Options):
     }
 
     def validate(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            least = self.LEAST.get(field.name, 0)
+        for name, value in self.to_dict().items():
+            least = self.LEAST.get(name, 0)
             if isinstance(value, int) and value < least:
-                raise OptionsError(Msg("limits.least", name=repr(field.name), least=least, value=value))
+                raise OptionsError(Msg("limits.least", name=repr(name), least=least, value=value))
         if self.ipv6_prefix > 128:
             raise OptionsError(Msg("limits.most", name="'ipv6_prefix'", most=128, value=self.ipv6_prefix))
         for origin in self.origins:
