@@ -114,7 +114,7 @@ GROWN_HAND = [*FULL_HAND, "7S", "8S", "9S", "JS", "KS", "6C", "8C", "9C", "JC", 
 def play_until(page: Any, done: str, on_turn: Any) -> None:
     """Play this seat's moves (``on_turn(phase)`` chooses and may stop by returning False) until ``done``."""
     for _ in range(200):
-        page.wait_for_function(f"document.body.dataset.myturn === '1' || ({done})", timeout=STEP_MS)
+        page.wait_for_function(f"() => document.body.dataset.myturn === '1' || ({done})", timeout=STEP_MS)
         if page.evaluate(done):
             return
         before = page.evaluate("document.body.dataset.v")
@@ -149,7 +149,11 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
     walk = Walk(page, screens)
     try:
         # the lobby, with one table listed and a free seat to sit in
-        seats = [{"kind": "human", "name": "Аня"}, {"kind": "human"}, {"kind": "bot", "level": "hard"}]
+        seats = [
+            {"kind": "human", "name": "Аня"},
+            {"kind": "human", "open": True},  # open to the lobby: it has a join button
+            {"kind": "bot", "level": "hard"},
+        ]
         httpx.post(
             server.url + "/api/tables", json={"game": "bank", "players": 3, "seats": seats}, timeout=10
         )
@@ -161,7 +165,7 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
         # Bank: a full hand of 12 at phone size (2 players), the first moves, the deal's end
         page.goto(table(server, "bank", 2, seed=11, options={"trumps": "own"}))
         page.wait_for_selector("body[data-v]")
-        page.wait_for_function("document.body.dataset.myturn === '1'", timeout=STEP_MS)
+        page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=STEP_MS)
         walk.stop("bank")
         # a full hand of 12 at phone size, the tens among them: every index in sight, every card tappable
         page.set_viewport_size(PHONE)
@@ -172,7 +176,7 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             page.locator("#hand-panel").screenshot(path=str(screens / f"bank-hand-{len(cards)}-phone-ru.png"))
         page.reload()  # the seat's real hand again
-        page.wait_for_function("document.body.dataset.myturn === '1'", timeout=STEP_MS)
+        page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=STEP_MS)
         page.set_viewport_size(DESKTOP)
         moves = {"n": 0}
 
@@ -283,14 +287,15 @@ def test_the_hand_is_played_by_the_keyboard(server: Server, browser: Any) -> Non
     try:
         page.goto(table(server, "bank", 2, seed=11))
         page.wait_for_selector("body[data-v]")
-        page.wait_for_function("document.body.dataset.myturn === '1'", timeout=STEP_MS)
+        page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=STEP_MS)
         labels = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.getAttribute('aria-label'))")
         assert all(" " in label for label in labels), labels  # «десятка червей», not "10H"
         page.locator("#hand .card[tabindex='0']").focus()
         dim = page.locator("#hand .card.dim")
         if dim.count():
             dim.first.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled
-            page.wait_for_function("document.getElementById('error').textContent.length > 0", timeout=STEP_MS)
+            said = "() => document.getElementById('error').textContent.length > 0"
+            page.wait_for_function(said, timeout=STEP_MS)
             assert page.evaluate("document.body.dataset.v") == "0"  # refused: nothing played
             assert not any(word in page.text_content("#error") for word in ("seat", "места", "место"))
         first_legal = page.evaluate(
@@ -302,7 +307,7 @@ def test_the_hand_is_played_by_the_keyboard(server: Server, browser: Any) -> Non
         focused = page.evaluate("document.activeElement.dataset.card")
         assert page.evaluate("document.activeElement.classList.contains('legal')"), focused
         page.keyboard.press("Enter")
-        page.wait_for_function("document.body.dataset.v !== '0'", timeout=STEP_MS)
+        page.wait_for_function("() => document.body.dataset.v !== '0'", timeout=STEP_MS)
         assert focused not in [
             c for c in page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
         ]

@@ -239,10 +239,12 @@ function tableEl(head, rows, cls) {
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, cell))))));
 }
 
+// Every request that changes something says its body is JSON, even an empty one: the server refuses
+// any other (a page of another site cannot send that without asking first).
 async function api(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers: method === "GET" ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json();
