@@ -225,7 +225,7 @@ function chartSvg(chart) {
   });
   parts.push("</svg>");
   const legend = chart.names.map((name, seat) =>
-    `<span class="legend-item"><svg class="swatch" viewBox="-6 -6 12 12" aria-hidden="true">${mark(seat, "0", "0", COLOURS[seat % COLOURS.length])}</svg>${escapeHtml(name)}</span>`).join(" ");
+    `<span class="legend-item"><svg class="swatch seat-${seat % COLOURS.length}" viewBox="-6 -6 12 12" aria-hidden="true">${mark(seat, "0", "0", "currentColor")}</svg>${escapeHtml(name)}</span>`).join(" ");
   return `<div class="chart-box">${parts.join("")}<div class="legend">${legend}</div></div>`;
 }
 
