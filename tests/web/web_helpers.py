@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -21,10 +22,11 @@ from koloda.web.hub import Hub
 
 def app_client(where: Path | str, bot_delay: float, **settings: Any) -> Iterator[TestClient]:
     """The app over a database (a URL, or a fresh SQLite file in a folder), bots pausing ``bot_delay``
-    seconds a move (and ``create_app``'s other settings)."""
+    seconds a move (and ``create_app``'s other settings: ``limits``...). Like the pages, the client says
+    every body is JSON (a request that changes something must: the guard's tests send other types)."""
     url = where if isinstance(where, str) else f"sqlite:///{where / 'web.sqlite3'}"
     app = create_app(SqlStore(url), bot_delay=bot_delay, **settings)
-    with TestClient(app) as test_client:
+    with TestClient(app, headers={"content-type": "application/json"}) as test_client:
         yield test_client
 
 
@@ -82,7 +84,8 @@ def free_port() -> int:
 class Server:
     """``koloda serve`` in a subprocess on a loopback port; can be killed and started again on its DB.
     ``db`` is a SQLite file or a database URL; ``extra`` more arguments (``--redis URL``: one node of
-    many)."""
+    many). Its log (one JSON object a line) goes to ``log`` in ``data_dir`` (the database's folder by
+    default), never to a pipe nobody reads."""
 
     def __init__(
         self,
@@ -96,6 +99,7 @@ class Server:
         self.extra = extra
         self.data_dir = data_dir or (db.parent if isinstance(db, Path) else Path.cwd())
         self.port = free_port()
+        self.log = self.data_dir / ("server.log" if isinstance(db, Path) else f"serve-{self.port}.log")
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -108,10 +112,11 @@ class Server:
 
     def start(self) -> None:
         env = {**os.environ, "KOLODA_DATA_DIR": str(self.data_dir)}
-        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port), *self.extra]
-        with (self.data_dir / f"serve-{self.port}.log").open("ab") as log:  # what it said, for a failure
+        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port)]
+        with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [*command, "--db", str(self.db), "--bot-delay", str(self.bot_delay)],  # as people type
+                # a path, as people type
+                [*command, "--db", str(self.db), "--bot-delay", str(self.bot_delay), *self.extra],
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -119,18 +124,31 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.kill()
-        raise RuntimeError("the server did not start")
+        raise RuntimeError("the server did not start: " + self.log.read_text(errors="replace")[-2000:])
 
     def kill(self) -> None:
         if self.process is not None:
             self.process.kill()
             self.process.wait(timeout=10)
             self.process = None
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The server's log so far, one JSON object a line (the line that names the address excepted)."""
+        out = []
+        for line in self.log.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("{"):
+                out.append(json.loads(line))
+        return out
+
+
+def csp_violations(messages: list[Any]) -> list[str]:
+    """The console messages (Playwright's) that say the Content-Security-Policy refused something."""
+    return [m.text for m in messages if m.type == "error" and "Content Security Policy" in m.text]
 
 
 def shot(page: object, name: str) -> None:

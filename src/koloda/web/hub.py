@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,7 +25,7 @@ from koloda import registry
 from koloda.bots.base import Fault, RandomBot
 from koloda.errors import ConflictError, IllegalActionError, KolodaError, NotFoundError, RecordError
 from koloda.game import GameRecord, GameSpec, GameState
-from koloda.i18n import LANGS
+from koloda.i18n import LANGS, addressed
 from koloda.store import SeatRecord, Store, TableRecord
 from koloda.web.botpool import BotPool, default_workers
 from koloda.web.bus import Bus
@@ -33,6 +34,7 @@ from koloda.web.committer import Committer
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
 from koloda.web.tables import all_bots_end, seats_json
+from koloda.web.telemetry import Telemetry, event
 from koloda.web.views import public_view, seat_view
 
 LOG = logging.getLogger("koloda.web")
@@ -90,9 +92,13 @@ class Room:
             "table": self.info(),
             "title": {lang: self.game.titles[lang] for lang in LANGS},  # the game's name for people
             "view": view,
-            "scores": self.game.scores(self.state, self.names),
+            "scores": self.scores(view),
             "returns": self.state.returns() if self.state.is_over() else None,
         }
+
+    def scores(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The game's score table and chart beside the table (public facts only)."""
+        return self.game.scores(self.state, self.names)
 
     def advance(self, texts: list[str]) -> None:
         """Apply actions another writer stored (their canonical text) after this room's version."""
@@ -114,8 +120,11 @@ class Hub:
         bot_seconds: float = 10.0,
         bot_workers: int | None = None,
         bus: Bus | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.store = store
+        self.telemetry = Telemetry() if telemetry is None else telemetry
+        self.telemetry.tables.read = lambda: len(self.rooms)
         self.bot_delay = bot_delay
         self.bot_seconds = bot_seconds  # a bot taking longer for a move is replaced by its fallback
         self.rooms: dict[int, Room] = {}
@@ -154,6 +163,7 @@ class Hub:
         )
         room = self._open(await self._store(self.store.load_table, table_id))
         self.rooms[table_id] = room
+        event("create", table=table_id, game=game.name, players=request.players, version=0)
         self._schedule_bot(room)
         return room, [seat.token for seat in seats]
 
@@ -236,16 +246,22 @@ class Hub:
         return out
 
     async def join(self, table_id: int, seat: int, name: str | None = None) -> str:
-        """Take a free human seat from the lobby; returns its token."""
+        """Take a free seat the host opened to the lobby; returns its new token (the seat's link until
+        then stops working, so whoever sits holds the only key)."""
         room = await self.room(table_id)
         if not seat < room.record.players:
             raise refuse("bad_seat", field="seat", id=table_id, last=room.record.players - 1, seat=seat)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
         async with room.lock:  # two people clicking the same free seat: one gets it, on any node
-            record = await self._change_seat(
-                room, seat, lambda old: replace(old, taken=True, name=name or old.name), refuse_taken=True
+            await self._change_seat(
+                room,
+                seat,
+                lambda old: replace(old, taken=True, name=name or old.name, token=token),
+                refuse_taken=True,
             )
+            event("join", table=table_id, seat=seat, version=room.version)
             self.broadcast(room, "sync")  # not an action: the version stays
-        return record.token
+        return token
 
     async def take(self, room: Room, seat: int) -> None:
         """A seat's link was opened: the seat is no longer free in the lobby."""
@@ -253,6 +269,7 @@ class Hub:
             return
         async with room.lock:
             await self._change_seat(room, seat, lambda old: replace(old, taken=True), refuse_taken=False)
+            event("sit", table=room.record.id, seat=seat, version=room.version)
 
     async def _change_seat(self, room: Room, seat: int, change: Any, *, refuse_taken: bool) -> SeatRecord:
         """Write one seat's change unless another writer changed the seats first (then read them again
@@ -262,6 +279,8 @@ class Hub:
             record = before[seat]
             if refuse_taken and (record.bot is not None or record.taken):
                 raise refuse("seat_taken", field="seat", number=seat + 1, id=room.record.id)
+            if refuse_taken and not record.open:
+                raise refuse("seat_by_link", field="seat", number=seat + 1, id=room.record.id)
             if not refuse_taken and record.taken:
                 return record
             seats = list(before)
@@ -281,6 +300,7 @@ class Hub:
 
     async def act(self, room: Room, seat: int | None, version: int, action: int | str) -> None:
         """Check, store, apply and announce one action; a refusal raises and changes nothing."""
+        started = time.perf_counter()
         async with room.lock:
             state = room.state
             if seat is None:
@@ -304,11 +324,12 @@ class Hub:
             after = state.copy()
             try:
                 after.apply(chosen)
-            except IllegalActionError as exc:
-                raise wrap("illegal", exc, field="action") from None
+            except IllegalActionError as exc:  # the reason said to the seat that moved: "you must ..."
+                raise wrap("illegal", IllegalActionError(addressed(exc.detail)), field="action") from None
             if not self.bus.healthy:  # the other nodes would not hear of it
                 raise refuse("bus_unavailable")
             text = state.action_text(chosen)
+            committing = time.perf_counter()
             try:  # stored before announced, in a group with other tables' actions, off the loop
                 await self.committer.append(room.record.id, room.version + 1, text)
             except ConflictError:  # another node stored this number first: take what it stored
@@ -316,11 +337,21 @@ class Hub:
                 raise refuse("stale", field="v", current=room.version, yours=version) from None
             except RecordError as exc:
                 raise wrap("store_unavailable", exc) from None
+            commit = time.perf_counter() - committing
             room.state = after
             room.actions.append(text)
             # Still under the lock: every client gets the versions in order, each once.
             self.broadcast(room, "event")
             await self.bus.publish({"table": room.record.id, "v": room.version, "action": text})
+            self.telemetry.acted(
+                table=room.record.id,
+                seat=seat,
+                version=room.version,
+                latency=time.perf_counter() - started,
+                commit=commit,
+                bot=room.record.seats[seat].bot is not None,
+                over=after.is_over(),
+            )
         self._after_move(room)
 
     def broadcast(self, room: Room, kind: str) -> None:
@@ -461,5 +492,6 @@ def _seats(requests: list[SeatRequest] | None, players: int) -> list[SeatRecord]
     for index, seat in enumerate(requests or [SeatRequest()] * players, start=1):
         bot = seat.kind == "bot"
         name = seat.name or f"{'Bot' if bot else 'Player'} {index}"
-        seats.append(SeatRecord(name, secrets.token_urlsafe(TOKEN_BYTES), seat.level if bot else None, bot))
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        seats.append(SeatRecord(name, token, seat.level if bot else None, bot, open=seat.open and not bot))
     return seats

@@ -39,4 +39,4 @@ def all_bots_end(game: GameSpec, options: Options, all_bots: bool) -> Options:
 
 def seats_json(seats: Sequence[SeatRecord]) -> list[dict[str, Any]]:
     """The public facts of the seats (never their tokens)."""
-    return [{"name": seat.name, "bot": seat.bot, "taken": seat.taken} for seat in seats]
+    return [{"name": seat.name, "bot": seat.bot, "taken": seat.taken, "open": seat.open} for seat in seats]
