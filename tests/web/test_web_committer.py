@@ -4,6 +4,7 @@ writer stored first refused alone, the others of its group stored."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,8 @@ def test_a_conflict_in_a_group_fails_that_action_alone(tmp_path: Path) -> None:
         finally:
             committer.close()
 
-    outcomes = asyncio.run(appends())
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own (a session fixture may run one here)
+        outcomes = thread.submit(asyncio.run, appends()).result(timeout=60)
     assert [type(outcome) for outcome in outcomes] == [type(None)] * 5 + [ConflictError] + [type(None)] * 6
     for table_id in ids:
         expected = "another node's" if table_id == ids[5] else f"mine {table_id}"

@@ -25,6 +25,7 @@ from websockets.sync.client import ClientConnection
 
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
+from koloda.web.limits import Limits
 
 BOTS_ONLY = {
     "game": "bank",
@@ -170,7 +171,9 @@ def test_a_full_disk_refuses_actions_and_corrupts_nothing(tmp_path: Path) -> Non
         dbapi_connection.execute(f"PRAGMA max_page_count = {limit['pages']}")
 
     engine.dispose()
-    with TestClient(create_app(store, bot_delay=60, bot_workers=0)) as client:
+    unlimited = Limits(requests=0, creations=0, messages=0, address_messages=0, connections=0, excess=0)
+    app = create_app(store, bot_delay=60, bot_workers=0, limits=unlimited)  # hundreds of actions at once
+    with TestClient(app, headers={"content-type": "application/json"}) as client:
         made = create(client, game="thousand", players=3, seed=2, seats=[{}, {}, {}])  # a long game
         tokens = [token_of(link) for link in made["links"]]
         with contextlib.closing(sqlite3.connect(tmp_path / "web.sqlite3", isolation_level=None)) as db:
