@@ -491,9 +491,9 @@ static int greedy(const Pos *p, const Rules *r) {
     return best;
 }
 
-/* Play the greedy policy to the start of a trick with at most ``cards`` in every hand, then solve. */
+/* Play the greedy policy until every hand holds at most ``cards``, then solve. */
 static int rollout_value(Pos *p, const Rules *r, int cards) {
-    while (!over(p) && (p->count != 0 || left_max(p) > cards)) play(p, greedy(p, r));
+    while (!over(p) && left_max(p) > cards) play(p, greedy(p, r));
     return value_of(p, r, linear(p, r));
 }
 

@@ -411,14 +411,14 @@ def greedy_py(pos: Position, rules: Rules) -> int:
 
 
 def _rollout_value(pos: Position, rules: Rules, cards: int, solver: _Solver) -> int:
-    while not _over(pos) and (pos[3] != 0 or cards_left(pos) > cards):
+    while not _over(pos) and cards_left(pos) > cards:
         pos = play_py(pos, greedy_py(pos, rules))
     return _leaf(pos, rules) if _over(pos) else _mtdf(solver, pos, _linear(pos, rules))
 
 
 def rollout_py(pos: Position, rules: Rules, cards: int) -> int:
-    """The value of ``pos`` played by the playout policy until every hand holds at most ``cards`` at the
-    start of a trick, then exactly."""
+    """The value of ``pos`` played by the playout policy until every hand holds at most ``cards``, then
+    exactly."""
     return _rollout_value(pos, rules, cards, _Solver(rules))
 
 
@@ -484,8 +484,7 @@ def greedy(pos: Position, rules: Rules) -> int:
 
 def evaluate(pos: Position, rules: Rules, cards: int) -> list[int]:
     """The value after each legal action (the order of :func:`legal`): the playout policy plays on until
-    every hand holds at most ``cards`` at the start of a trick, and the rest is solved exactly (all of it
-    when ``cards`` is 8)."""
+    every hand holds at most ``cards``, and the rest is solved exactly (all of it when ``cards`` is 8)."""
     return native.evaluate(pos, rules, cards) if native is not None else evaluate_py(pos, rules, cards)
 
 
