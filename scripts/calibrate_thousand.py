@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from koloda.bots.thousand_eval import DATA, FEATURES, Estimator, features, gifts
+from koloda.bots.thousand_eval import DATA, Estimator, features, gifts
 from koloda.thousand import solver
 from koloda.thousand.deal import NEXT, shuffle
 from koloda.thousand.options import ThousandOptions
@@ -70,7 +70,24 @@ def make_data(deals: int, seed: int, cards: int, out: Path) -> None:
                 ten = hands[decl] | talon
                 g1, g2 = gifts(ten)
                 kept = ten & ~(1 << g1) & ~(1 << g2)
-                pos = (kept, hands[o1] | 1 << g1, hands[o2] | 1 << g2, 0, -1, -1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0)
+                pos = (
+                    kept,
+                    hands[o1] | 1 << g1,
+                    hands[o2] | 1 << g2,
+                    0,
+                    -1,
+                    -1,
+                    0,
+                    -1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                )
                 made = solver.rollout(pos, rules, cards)
                 row = {
                     "must_beat": opts.must_beat,

@@ -59,13 +59,15 @@ def add_game_commands(subparsers: Any, spec: GameSpec) -> None:
     )
     simulate.add_argument(
         "--bots",
-        help=f"bot levels or specs, one per seat or one for all (easy, medium, hard, random...): whole {noun}",
+        help=f"bot levels or specs, one per seat or one for all (easy, medium, hard, random...): {noun}",
     )
     simulate.add_argument(
         f"--{noun}", type=int, dest="matches", help=f"how many whole {noun} the bots play (default 10)"
     )
     simulate.add_argument("--max-deals", type=int, default=500, help=f"deals at most in one of the {noun}")
-    simulate.add_argument("--records", type=Path, help=f"a directory to write the record of each of the {noun}")
+    simulate.add_argument(
+        "--records", type=Path, help=f"a directory to write the record of each of the {noun}"
+    )
     simulate.add_argument("--deals", type=int, help="without --bots: random bots play this many deals (1000)")
     simulate.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
     simulate.add_argument("--lang", choices=LANGS, default="ru", help="language (default ru)")
@@ -87,7 +89,9 @@ def _simulate(args: argparse.Namespace, spec: GameSpec) -> int:
     noun = spec.match_name
     if args.bots is not None or args.matches is not None:
         if args.deals is not None:
-            raise RequestError(f"--deals is for random single deals: with --bots give --{noun}", field="deals")
+            raise RequestError(
+                f"--deals is for random single deals: with --bots give --{noun}", field="deals"
+            )
         bots = [b.strip() for b in (args.bots or "random").split(",") if b.strip()]
         figures = simulate_matches(
             spec,
@@ -109,7 +113,9 @@ def _simulate(args: argparse.Namespace, spec: GameSpec) -> int:
     if args.records is not None:
         raise RequestError(f"--records writes whole {noun}: give --bots", field="records")
     deals = 1000 if args.deals is None else args.deals
-    figures = spec.simulate(options, players=args.players, deals=deals, seed=args.seed, progress=not args.json)
+    figures = spec.simulate(
+        options, players=args.players, deals=deals, seed=args.seed, progress=not args.json
+    )
     if args.json:
         print(json.dumps(figures))
         return 0

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import defaultdict
 import time
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol

@@ -299,7 +299,9 @@ class ThousandBot:
         for seat, text in view.bids[1:]:
             if text.isdigit() and int(text) > limit and seat != view.seat:
                 high[seat] = max(high.get(seat, 0), int(text))
-        others = [p for p in range(view.players) if p != view.seat and (view.players == 3 or p != view.dealer)]
+        others = [
+            p for p in range(view.players) if p != view.seat and (view.players == 3 or p != view.dealer)
+        ]
         out = []
         for _ in range(self._samples):
             for _try in range(20):
@@ -326,7 +328,9 @@ class ThousandBot:
         forced = high_seat == first and view.high_bid == self._options.min_bid
         q = FORCED_MADE if forced else BIDDER_MADE
         bid = view.high_bid
-        declarer = q * stakes.contract(high_seat, bid, True) + (1 - q) * stakes.contract(high_seat, bid, False)
+        declarer = q * stakes.contract(high_seat, bid, True) + (1 - q) * stakes.contract(
+            high_seat, bid, False
+        )
         rest = [stakes.defence(p, 25) for p in others if p != high_seat]
         mine = stakes.defence(seat, defence_points(know.hand))
         return mine - (declarer + sum(rest)) / len(others)
@@ -364,7 +368,9 @@ class ThousandBot:
                     best, choice = value, (first, second)
         return GIVE + 2 * choice[0], GIVE + 2 * choice[1] + 1
 
-    def _played_points(self, view: ThousandObservation, know: Knowledge, first: int, second: int) -> list[int]:
+    def _played_points(
+        self, view: ThousandObservation, know: Knowledge, first: int, second: int
+    ) -> list[int]:
         """The points the declarer takes with these gifts in ``talon`` sampled worlds, played out (cached)."""
         key = (view.deal, know.hand | 1 << 30 | first << 32 | second << 40)
         cached = self._played.get(key)
@@ -402,7 +408,9 @@ class ThousandBot:
         best, level = -1e9, low
         for bid in levels:
             p = sum(_smooth(m + shift, bid) for m in points) / len(points)
-            value = p * stakes.contract(stakes.seat, bid, True) + (1 - p) * stakes.contract(stakes.seat, bid, False)
+            value = p * stakes.contract(stakes.seat, bid, True) + (1 - p) * stakes.contract(
+                stakes.seat, bid, False
+            )
             if value - cost > best:
                 best, level = value - cost, bid
         if bomb and bomb_value(stakes) - self._reserve() > best:
@@ -452,7 +460,7 @@ def _with_gifts(know: Knowledge, first: int, second: int) -> Knowledge:
     return dataclasses.replace(know, hand=know.hand | 1 << first | 1 << second)
 
 
-# -- the levels ------------------------------------------------------------------------------------------------
+# -- the levels ----------------------------------------------------------------------------------------------
 
 
 def make_bot(spec: BotSpec, seed: int, options: ThousandOptions | None) -> Bot:

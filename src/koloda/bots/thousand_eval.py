@@ -23,6 +23,7 @@ raises while that beats passing by a margin.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -165,7 +166,7 @@ class Estimator:
         knots = self.knots
         if mean <= knots[0][0]:
             return knots[0][1]
-        for (x0, y0), (x1, y1) in zip(knots, knots[1:], strict=False):
+        for (x0, y0), (x1, y1) in itertools.pairwise(knots):
             if mean <= x1:
                 return y0 + (y1 - y0) * (mean - x0) / (x1 - x0)
         return knots[-1][1]
@@ -258,15 +259,15 @@ class Stakes:
         return sum(self.bomb(p) for p in others) / len(others)
 
 
-def contract_values(
-    stakes: Stakes, mean: float, sd: float, bids: Sequence[int]
-) -> list[float]:
+def contract_values(stakes: Stakes, mean: float, sd: float, bids: Sequence[int]) -> list[float]:
     """The value to the declarer of naming each contract in ``bids`` with a hand of that mean and spread."""
     out = []
     cost = stakes.others_defending()
     for bid in bids:
         p = Estimator.chance(mean, sd, bid)
-        value = p * stakes.contract(stakes.seat, bid, True) + (1 - p) * stakes.contract(stakes.seat, bid, False)
+        value = p * stakes.contract(stakes.seat, bid, True) + (1 - p) * stakes.contract(
+            stakes.seat, bid, False
+        )
         out.append(value - cost)
     return out
 

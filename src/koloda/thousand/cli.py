@@ -343,7 +343,9 @@ def match_lines(figures: Mapping[str, Any], lang: Lang) -> list[str]:
             )
     auctions, forced = figures["auctions"], figures["forced_minimum"]
     lines += [
-        say(lang, "thousand.simulate.forced", auctions=auctions, forced=forced, share=share(forced, auctions)),
+        say(
+            lang, "thousand.simulate.forced", auctions=auctions, forced=forced, share=share(forced, auctions)
+        ),
         say(
             lang,
             "thousand.simulate.forced_made",
@@ -352,7 +354,9 @@ def match_lines(figures: Mapping[str, Any], lang: Lang) -> list[str]:
             share=share(figures["forced_made"], figures["forced_played"]),
         ),
         say(lang, "thousand.simulate.raises", raises=figures["raises"], bombs=figures["bombs"]),
-        say(lang, "thousand.simulate.barrel", entries=figures["barrel_entries"], falls=figures["barrel_falls"]),
+        say(
+            lang, "thousand.simulate.barrel", entries=figures["barrel_entries"], falls=figures["barrel_falls"]
+        ),
     ]
     return lines
 

@@ -339,7 +339,13 @@ class ScoreBook:
 
 @lru_cache(maxsize=65536)
 def deal_delta(
-    options: ThousandOptions, seat: SeatState, *, declarer: bool, bid: int, points: int = 0, bomb: bool = False
+    options: ThousandOptions,
+    seat: SeatState,
+    *,
+    declarer: bool,
+    bid: int,
+    points: int = 0,
+    bomb: bool = False,
 ) -> int:
     """What one seat's total changes by in a deal at ``bid`` in which it took ``points`` (cards and
     marriages), as the declarer or as a defender, or in a deal the declarer bombed (``bomb``; ``points``
