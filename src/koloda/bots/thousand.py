@@ -47,6 +47,7 @@ from koloda.errors import IllegalActionError
 from koloda.thousand import solver
 from koloda.thousand.actions import (
     ACES,
+    ALL_ACES,
     BID,
     BOMB,
     GIVE,
@@ -57,6 +58,7 @@ from koloda.thousand.actions import (
     STRENGTH,
     action_bid,
     bid_action,
+    marriages_held,
 )
 from koloda.thousand.deal import NEXT
 from koloda.thousand.knowledge import Knowledge, TrickMemory, knowledge
@@ -182,10 +184,10 @@ class CardPlay:
 #: left at the compulsory bid, and a player who bid (measured in the bots' own games, docs/bots.md).
 FORCED_MADE = 0.6
 BIDDER_MADE = 0.85
-#: How much more than passing being the declarer must be worth before the bot bids against another bidder
-#: (points of score), and before it opens the auction over the first hand's compulsory bid: less, as
-#: players do (opening on the talon's hope is what keeps the first hand from playing most deals, and
-#: a failed 105 costs little more than a failed forced 100 does to the others).
+#: How much more than passing being the declarer must be worth before the bot bids (points of score); and
+#: before it opens the auction over the first hand's compulsory bid with a marriage or an ace of its own:
+#: less, as players do (opening on the talon's hope keeps the first hand from playing most deals at the
+#: forced 100, docs/bots.md). A hand with neither opens only on its value.
 MARGIN = 0.0
 OPEN_MARGIN = -30.0
 #: What a bomb still in hand is worth for later deals, when bombs are limited.
@@ -286,8 +288,10 @@ class ThousandBot:
         if not bids:
             return PASS
         values = self._bid_values(view, know, [PASS, min(bids)])
-        margin = OPEN_MARGIN if self._opening(view) else MARGIN
-        return min(bids) if values[min(bids)] - values[PASS] > margin else PASS
+        hope = know.hand & ALL_ACES or marriages_held(know.hand, self._options.ace_marriage)
+        margin = OPEN_MARGIN if self._opening(view) and hope else MARGIN
+        wanted = values[PASS] + margin
+        return min(bids) if values[min(bids)] > wanted else PASS
 
     def _bid_values(self, view: ThousandObservation, know: Knowledge, actions: list[int]) -> dict[int, float]:
         """Passing's value, and each bid's: the mean over the talons the auction allows of the best
