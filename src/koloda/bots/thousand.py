@@ -189,7 +189,7 @@ BIDDER_MADE = 0.85
 #: less, as players do (opening on the talon's hope keeps the first hand from playing most deals at the
 #: forced 100, docs/bots.md). A hand with neither opens only on its value.
 MARGIN = 0.0
-OPEN_MARGIN = -30.0
+OPEN_MARGIN = -40.0
 #: What a bomb still in hand is worth for later deals, when bombs are limited.
 BOMB_RESERVE = 20.0
 
