@@ -262,7 +262,7 @@ def full_disk(folder: Path) -> dict[str, Any]:
         alive = node.alive()
         node.stop()
         node = None
-        with sqlite3.connect(db) as check:
+        with contextlib.closing(sqlite3.connect(db)) as check:  # closed: the tmpfs can be unmounted
             integrity = check.execute("PRAGMA integrity_check").fetchone()[0]
             stored = check.execute("SELECT count(*) FROM actions").fetchone()[0]
         return {
