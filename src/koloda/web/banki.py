@@ -83,8 +83,22 @@ def options_json() -> dict[str, Any]:
     }
 
 
+def source(state: BankiState) -> dict[str, Any]:
+    """What the page replays the game from when it referees offline (docs/web.md, "Offline"): the players
+    who began it, the options, the events, and where the counting-out landed once it is made (the seed,
+    which would tell it in advance, never leaves the server)."""
+    counted = any(event.kind == "count" for event in state.history)
+    return {
+        "names": list(state.names[: state.starters]),
+        "options": state.options.to_dict(),
+        "events": [str(event) for event in state.history],
+        "drawn": state.counting_out() if counted else None,
+    }
+
+
 def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
-    """What the page shows: the situation and what comes next in both languages, the events so far."""
+    """What the page shows: the situation and what comes next in both languages, the events so far, and
+    the game's source for the page to referee offline."""
     return {
         "id": game_id,
         "names": list(state.names),
@@ -100,4 +114,5 @@ def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
             }
             for lang in ("ru", "en")
         },
+        "source": source(state),
     }

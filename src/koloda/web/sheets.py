@@ -75,7 +75,8 @@ def undo_deal(store: Store, sheet_id: int) -> ScoredGame:
 
 
 def sheet_json(sheet_id: int, game: ScoredGame) -> dict[str, Any]:
-    """What the sheet page shows: players, options, the table in both languages, the chart."""
+    """What the sheet page shows: players, options, the table in both languages, the chart, and the
+    sheet's source for the page to keep score offline (docs/web.md, "Offline")."""
     return {
         "id": sheet_id,
         "players": list(game.names),
@@ -84,6 +85,11 @@ def sheet_json(sheet_id: int, game: ScoredGame) -> dict[str, Any]:
         "bomb_allowed": [game.book.bomb_allowed(seat) for seat in range(game.book.players)],
         "over": game.book.winner is not None,
         **page_table(game),
+        "source": {
+            "players": [player.to_json() for player in game.players],
+            "options": game.book.options.to_dict(),
+            "lines": [deal_to_json(score.deal, game.names) for score in game.book.deals],
+        },
     }
 
 
