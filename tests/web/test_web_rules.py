@@ -42,7 +42,9 @@ def differences(python: list[Any], browser: list[Any], cases: list[Any], kind: s
     return out
 
 
-def test_the_browsers_rules_answer_every_recorded_case_as_the_engines_do(browser: Any, tmp_path: Path) -> None:
+def test_the_browsers_rules_answer_every_recorded_case_as_the_engines_do(
+    browser: Any, tmp_path: Path
+) -> None:
     cases = rules_cases.collect(tmp_path / "cases.json")
     steps = {kind: sum(len(session["steps"]) for session in cases[kind]) for kind in ("books", "games")}
     # the recorder saw the tests (the seed's deals, the rule scenarios, the property tests' random deals)
