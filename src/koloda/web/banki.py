@@ -7,7 +7,7 @@ banki resume`` goes on with the same games.
 >>> from koloda.store.sql import SqlStore
 >>> store = SqlStore("sqlite://")
 >>> game_id = create(store, NewBanki(names=["Аня", "Боря", "Вера", "Гена"], seed=1))
->>> state = add_event(store, game_id, "kick Аня 7")
+>>> state, seq, again = add_event(store, game_id, "kick Аня 7")
 >>> state.history[-1].player
 'Аня'
 """
@@ -19,8 +19,9 @@ from typing import Any
 
 from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe, saved
 from koloda.banki.view import describe, news_text, templates, what_next
-from koloda.errors import KolodaError, NotationError, NotFoundError
+from koloda.errors import KolodaError, NotationError, NotFoundError, RecordError
 from koloda.store import Store
+from koloda.web import entries
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewBanki, game_options
 
@@ -46,16 +47,25 @@ def load(store: Store, game_id: int) -> BankiState:
         raise refuse("unknown_game", id=game_id) from None
 
 
-def add_event(store: Store, game_id: int, text: str) -> BankiState:
-    """Referee one event line; a refused one names the reason (in both languages) and is not stored."""
+def add_event(store: Store, game_id: int, text: str, key: str | None = None) -> tuple[BankiState, int, bool]:
+    """Referee one event line; a refused one names the reason (in both languages) and is not stored. With
+    ``key`` (the entry's idempotency key, docs/web.md, "Offline") an entry already stored under it is not
+    stored again. The game, the event's number, and whether it was stored before."""
+    if key is not None and (seq := entries.stored(store, "banki-event", game_id, key)) is not None:
+        return load(store, game_id), seq, True
     state = load(store, game_id)
     try:
         event = state.parse_event(text)
         state.apply(event)
     except KolodaError as exc:
         raise wrap("bad_event", exc, field="event") from None
-    saved.record_event(store, game_id, state)
-    return state
+    try:
+        saved.record_event(store, game_id, state, key)
+    except RecordError:  # the same entry stored in the meantime: as if sent after that
+        if key is None or (first := entries.stored(store, "banki-event", game_id, key)) is None:
+            raise
+        return load(store, game_id), first, True
+    return state, len(state.history), False
 
 
 def undo(store: Store, game_id: int) -> BankiState:

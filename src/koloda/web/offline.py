@@ -17,7 +17,10 @@ tests through both copies.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from koloda import i18n
@@ -104,3 +107,32 @@ def rules_script(page: str) -> str:
     """The JSON script element of :func:`rules_data` for the page (``</`` escaped: no text ends it)."""
     text = json.dumps(rules_data(page), ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
     return f'<script id="koloda-rules" type="application/json">{text}</script>'
+
+
+STATIC = Path(__file__).parent / "static"
+#: The pages the service worker keeps, by the address it keeps each under (every sheet is the sheet page).
+PAGES = {"/": "index.html", "/sheet": "sheet.html", "/banki": "banki.html", "/table/0": "table.html"}
+#: What is served at the root rather than from static/: the worker (its scope is the path it is served
+#: from) and the manifest.
+ROOT_FILES = ("sw.js", "manifest.webmanifest")
+
+
+def shell() -> list[str]:
+    """Every address the service worker keeps: the pages, the manifest, and every static file."""
+    files = sorted(path.name for path in STATIC.iterdir() if path.is_file() and path.name not in ROOT_FILES)
+    return [*PAGES, "/manifest.webmanifest", *(f"/static/{name}" for name in files)]
+
+
+def service_worker(page_html: Callable[[str], str]) -> str:
+    """``static/sw.js`` with its shell and version filled in: the version is a digest of every page as
+    served (``page_html``) and every file of the shell, so any change to them makes a new worker."""
+    digest = hashlib.sha256()
+    for name in sorted(PAGES.values()):
+        digest.update(page_html(name).encode())
+    for path in sorted(STATIC.iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    text = (STATIC / "sw.js").read_text(encoding="utf-8")
+    return text.replace("__KOLODA_VERSION__", digest.hexdigest()[:16]).replace(
+        "__KOLODA_SHELL__", json.dumps(shell())
+    )

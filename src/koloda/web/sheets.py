@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from koloda.errors import KolodaError, NotFoundError
+from koloda.errors import KolodaError, NotFoundError, RecordError
 from koloda.i18n import Lang
 from koloda.store import Store
 from koloda.thousand.options import ThousandOptions
@@ -24,6 +24,7 @@ from koloda.thousand.sheet.scorefile import (
 )
 from koloda.thousand.sheet.table import csv_table, markdown_table, page_table, winner_line
 from koloda.thousand.sheet.terminal import load_game
+from koloda.web import entries
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewSheet, game_options
 
@@ -49,9 +50,13 @@ def load_sheet(store: Store, sheet_id: int) -> ScoredGame:
         raise refuse("unknown_sheet", id=sheet_id) from None
 
 
-def add_deal(store: Store, sheet_id: int, deal: Any) -> ScoredGame:
+def add_deal(store: Store, sheet_id: int, deal: Any, key: str | None = None) -> tuple[ScoredGame, int, bool]:
     """Score a deal line (any JSON value: the score file's reader checks it) and store it; a bad deal is
-    refused and nothing is stored."""
+    refused and nothing is stored. With ``key`` (the entry's idempotency key, docs/web.md, "Offline") an
+    entry already stored under it is not stored again. The sheet, the deal's number, and whether it was
+    stored before."""
+    if key is not None and (seq := entries.stored(store, "sheet-deal", sheet_id, key)) is not None:
+        return load_sheet(store, sheet_id), seq, True
     game = load_sheet(store, sheet_id)
     try:
         game.book.apply(deal_from_json(deal, game.players, game.book))
@@ -60,8 +65,15 @@ def add_deal(store: Store, sheet_id: int, deal: Any) -> ScoredGame:
     except (TypeError, KeyError, ValueError) as exc:  # the reader missed a wrong type: still the line's fault
         LOG.warning("the score file's reader let through a bad deal line %r: %r", deal, exc)
         raise refuse("unreadable_deal", detail=f"{type(exc).__name__}: {exc}") from None
-    store.add_sheet_deal(sheet_id, len(game.book.deals), deal_to_json(game.book.deals[-1].deal, game.names))
-    return game
+    seq = len(game.book.deals)
+    line = deal_to_json(game.book.deals[-1].deal, game.names)
+    try:
+        store.add_sheet_deal(sheet_id, seq, line, key)
+    except RecordError:  # the same entry stored in the meantime: as if sent after that
+        if key is None or (first := entries.stored(store, "sheet-deal", sheet_id, key)) is None:
+            raise
+        return load_sheet(store, sheet_id), first, True
+    return game, seq, False
 
 
 def undo_deal(store: Store, sheet_id: int) -> ScoredGame:

@@ -153,11 +153,16 @@ function tableEl(head, rows, cls) {
 }
 
 async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {  // no network: a refusal of its own, said in the page's language
+    throw { error: "offline", message: t("web.offlineError") };
+  }
   const data = await response.json();
   if (!response.ok) throw data;
   return data;
