@@ -12,6 +12,8 @@ const RULES = KolodaRules.init(JSON.parse(document.getElementById("koloda-rules"
 let server = null;   // the server's last sheet (kept on the phone)
 let pending = [];    // the entries it has not confirmed, in order
 let sheet = null;    // what is shown: the server's sheet with the pending deals scored after it
+const RETRY_MS = 3000;  // a sending that found no answer is tried again after this long
+let retry = null;
 let notices = [];    // what the last sending changed, for the person to read
 
 function parseOptions(text) {
@@ -151,7 +153,7 @@ async function addDeal(event) {
 // Send the pending deals; then show the server's sheet, with a word on each deal that the server numbered
 // or scored otherwise than this phone showed, and on each it refused.
 async function send() {
-  if (!pending.length) return;
+  if (!pending.length || !navigator.onLine) return;
   const done = await Offline.sync(TARGET, `/api/sheets/${SHEET_ID}/deals`);
   for (const [entry, data] of done.sent) {
     server = data;
@@ -162,6 +164,7 @@ async function send() {
     }
   }
   await refresh();
+  if (done.offline && !retry) retry = setTimeout(() => { retry = null; send(); }, RETRY_MS);  // lost: again
 }
 
 async function undo() {
@@ -192,8 +195,8 @@ async function renderEntries() {
       t("web.refusedEntry", { entry: JSON.stringify(entry.body), reason: errorText(entry.refusal) }), " ",
       el("button", { type: "button", class: "act", onclick: async () => { await Offline.discard(entry.key); await refresh(); } }, t("web.discard")))),
   );
-  if (pending.length && navigator.onLine) box.append(el("li", { class: "muted" }, t("web.unsent", { n: pending.length })));
-  else if (pending.length) box.append(el("li", { class: "muted" }, t("web.keptOffline", { n: pending.length })));
+  if (pending.length && navigator.onLine) box.append(el("li", { class: "muted" }, t("web.unsent", { count: pending.length })));
+  else if (pending.length) box.append(el("li", { class: "muted" }, t("web.keptOffline", { count: pending.length })));
   document.body.dataset.refused = refused.length;
 }
 
