@@ -47,7 +47,7 @@
     return D().verbs.find(([m, g]) => m === Boolean(made) && g === gender)[2];
   }
 
-  // DealScore.explain: the game column ('Аня 120 — выполнила (85 + марьяж 60)').
+  // DealScore.explain: the game column ('Anna 120 — made (85 + marriage 60)', in the catalog's words).
   function explain(score, names, lang, genders) {
     const deal = score.deal;
     names = names || defaultNames(score.delta.length, lang);
