@@ -1,5 +1,5 @@
 """A pytest plugin that records every case the project's tests put to the Thousand scorer and the banki
-referee, for the browser's copy of those rules (``koloda/web/static/rules.js``) to be tested on them.
+referee, for the browser's copy of those rules (``koloda/web/static/rules-*.js``) to be tested on them.
 
 ``rules_cases.collect`` runs the scoring, score-sheet and referee tests with ``-p rules_recorder`` and
 reads what this writes to ``$KOLODA_RULES_CASES``: only the inputs, never an answer (the answers are asked

@@ -14,10 +14,12 @@ import httpx
 import pytest
 from web_helpers import Server, shot
 
+from koloda.web.offline import service_worker
+
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 WAIT_MS = 60_000  # generous: the machine may be busy
 NAMES = ["Аня", "Боря", "Вера"]
-#: Ten deals that keep the game going (no one near the barrel): the declarer makes 100 or 120.
+#: Ten deals that keep the game going (nobody nears 1000): the declarer takes 80, failing 100 or 120.
 DEALS = [
     (NAMES[i % 3], 100 + 20 * (i % 2), {NAMES[i % 3]: 80, NAMES[(i + 1) % 3]: 25, NAMES[(i + 2) % 3]: 15})
     for i in range(10)
@@ -214,3 +216,28 @@ def test_two_phones_edit_one_sheet_offline_then_sync(server: Server, browser: An
     finally:
         for context in phones:
             context.close()
+
+
+def test_the_worker_keeps_a_shell_that_all_answers(client: Any) -> None:
+    """Every address of the worker's shell answers 200 (one that did not would make its install fail), and
+    the worker's version is a digest that changes with what it keeps."""
+    worker = client.get("/sw.js")
+    assert worker.headers["content-type"].startswith("text/javascript")
+    shell = json.loads(worker.text.split("const SHELL = ", 1)[1].split(";\n", 1)[0])
+    assert {
+        "/",
+        "/sheet",
+        "/banki",
+        "/static/offline.js",
+        "/static/rules-thousand.js",
+        "/static/icon-512.png",
+    } <= set(shell)
+    for address in shell:
+        assert client.get(address).status_code == 200, address
+
+    def version(text: str) -> str:
+        return text.split('const VERSION = "', 1)[1].split('"', 1)[0]
+
+    assert len(version(worker.text)) == 16 and "__KOLODA" not in worker.text
+    # a page that changes is a new worker
+    assert version(service_worker(lambda name: name)) != version(service_worker(lambda name: name + "!"))

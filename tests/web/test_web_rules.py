@@ -42,7 +42,7 @@ def differences(python: list[Any], browser: list[Any], cases: list[Any], kind: s
     return out
 
 
-@pytest.mark.timeout(1200)  # it runs the scoring and referee tests once more (about 2 minutes on a busy machine)
+@pytest.mark.timeout(1200)  # it runs the scoring and referee tests once more (2 minutes on a busy machine)
 def test_the_browsers_rules_answer_every_recorded_case_as_the_engines_do(
     browser: Any, tmp_path: Path
 ) -> None:
