@@ -179,6 +179,33 @@ def test_a_round_of_banki_refereed_offline_survives_a_reload_and_reaches_the_ser
     assert (stored["ru"]["describe"], "".join(stored["ru"]["next"])) == said
 
 
+def test_a_counting_out_entered_offline_waits_for_the_server(server: Server, phone: Any) -> None:
+    """Rule C1's counting-out is drawn from the game's secret seed: offline it is kept, not refereed, and so
+    is what follows it; the server referees both when the network is back."""
+    body = {"names": [*NAMES, "Гена"], "preset": "chelyabinsk", "seed": 4}
+    made = httpx.post(server.url + "/api/banki", json=body, timeout=10).json()
+    page = phone.new_page()
+    page.goto(f"{server.url}/banki/{made['id']}")
+    page.wait_for_selector("#chips button")
+    controlled(page)
+    phone.set_offline(True)
+    page.fill("#event", "count")
+    page.click("#send")
+    page.wait_for_function("document.body.dataset.unsent === '1'", timeout=WAIT_MS)
+    assert "count" in page.text_content("#sync-notes .waiting")
+    assert page.evaluate("document.body.dataset.events") == "0"  # not refereed on the phone
+    page.fill("#event", "kick Аня 9")
+    page.click("#send")
+    page.wait_for_function("document.getElementById('event-error').textContent !== ''", timeout=WAIT_MS)
+    assert page.evaluate("document.body.dataset.unsent") == "1"  # refused until the count is drawn
+    phone.set_offline(False)
+    page.wait_for_function("document.body.dataset.unsent === '0'", timeout=WAIT_MS)
+    stored = httpx.get(f"{server.url}/api/banki/{made['id']}", timeout=10).json()
+    assert stored["view"]["history"] == ["count"] and stored["view"]["driver"] is not None
+    assert page.evaluate("document.body.dataset.events") == "1"
+    assert page.text_content("#describe") == stored["ru"]["describe"]
+
+
 def test_two_phones_edit_one_sheet_offline_then_sync(server: Server, browser: Any) -> None:
     sheet_id = new_sheet(server)
     phones = [browser.new_context(**PHONE) for _ in range(2)]

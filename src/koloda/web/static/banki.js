@@ -188,7 +188,9 @@ async function renderEntries() {
       t("web.refusedEntry", { entry: entry.body.event, reason: errorText(entry.refusal) }), " ",
       el("button", { type: "button", class: "act", onclick: async () => { await Offline.discard(entry.key); await refresh(); } }, t("web.discard")))),
   );
-  if (waiting) box.append(el("li", { class: "muted" }, t("web.waitsForServer")));
+  if (waiting) {
+    box.append(el("li", { class: "waiting" }, t("web.waitsForServer"), " ", pending.slice(-waiting).map((entry) => entry.body.event).join(", ")));
+  }
   if (pending.length) box.append(el("li", { class: "muted" }, t(navigator.onLine ? "web.unsent" : "web.keptOffline", { count: pending.length })));
   document.body.dataset.unsent = pending.length;
   document.body.dataset.refused = refused.length;
