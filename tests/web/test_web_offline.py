@@ -120,6 +120,10 @@ def test_ten_deals_entered_offline_survive_a_reload_and_reach_the_server_once(
     page.wait_for_function("document.body.dataset.deals === '10'", timeout=WAIT_MS)
     assert page.evaluate("JSON.stringify(sheet.ru.rows)") == shown
     assert page.evaluate("document.body.dataset.unsent") == "10"
+    page.goto(f"{server.url}/sheet")  # the list offline: the sheets kept on this phone
+    page.wait_for_selector(f"#sheets a[href='/sheet/{sheet_id}']")
+    page.click(f"#sheets a[href='/sheet/{sheet_id}']")
+    page.wait_for_function("document.body.dataset.deals === '10'", timeout=WAIT_MS)
     shot(page, "phone-sheet-offline")
     # the first answer is lost on the way back: the deal is stored, the phone sends it again with its key
     lost: list[str] = []
@@ -170,6 +174,11 @@ def test_a_round_of_banki_refereed_offline_survives_a_reload_and_reaches_the_ser
     page.wait_for_function(f"document.body.dataset.events === '{len(ROUND)}'", timeout=WAIT_MS)
     assert (page.text_content("#describe"), page.text_content("#next")) == said
     assert page.locator("#history li.pending").count() == len(ROUND)
+    page.goto(f"{server.url}/banki")  # the list offline: the games kept on this phone
+    page.wait_for_selector(f"#games a[href='/banki/{made['id']}']")
+    assert page.text_content("#new-error") != ""  # a new game needs the server: said
+    page.go_back()
+    page.wait_for_function(f"document.body.dataset.events === '{len(ROUND)}'", timeout=WAIT_MS)
     assert httpx.get(f"{server.url}/api/banki/{made['id']}", timeout=10).json()["view"]["history"] == []
     shot(page, "phone-banki-offline")
     phone.set_offline(False)

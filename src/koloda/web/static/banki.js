@@ -22,7 +22,13 @@ let path = [];  // the words of the event tapped so far
 
 async function showList() {
   document.getElementById("list-view").classList.remove("hidden");
-  const games = await api("GET", "/api/banki");
+  let games;
+  try {
+    games = await api("GET", "/api/banki");
+  } catch (e) {  // no network: the games kept on this phone, which open offline
+    if (e.error !== "offline") throw e;
+    games = await Offline.keptAll("banki/");
+  }
   document.getElementById("games").replaceChildren(...games.map((g) =>
     el("li", {}, el("a", { href: `/banki/${g.id}` }, `#${g.id}: ${g.names.join(", ")}`))));
 }
@@ -200,7 +206,11 @@ async function start() {
   langSwitch(() => { if (game) refresh(); else showList(); });
   if (!GAME_ID) {
     document.getElementById("new-banki").addEventListener("submit", createGame);
-    await showForm();
+    try {
+      await showForm();
+    } catch (e) {  // no network: a new game needs the server
+      document.getElementById("new-error").textContent = errorText(e);
+    }
     showList();
     return;
   }

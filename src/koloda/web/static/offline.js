@@ -65,6 +65,9 @@ const Offline = (() => {
   const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
 
   const kept = (target) => run(["kept"], "readonly", (tx) => request(tx.objectStore("kept").get(target)).then((row) => (row ? row.data : null)));
+  // What is kept of every target that starts with `prefix` (the lists of sheets and games, offline).
+  const keptAll = (prefix) => run(["kept"], "readonly", (tx) => request(tx.objectStore("kept").getAll()))
+    .then((rows) => rows.filter((row) => row.target.startsWith(prefix)).map((row) => row.data).sort((a, b) => b.id - a.id));
   const keep = (target, data) => run(["kept"], "readwrite", (tx) => { tx.objectStore("kept").put({ target, data }); });
   const byTarget = (store, target) => run([store], "readonly", (tx) => request(tx.objectStore(store).index("target").getAll(target)))
     .then((rows) => rows.sort((a, b) => (a.n || a.at) - (b.n || b.at)));
@@ -131,5 +134,5 @@ const Offline = (() => {
     return work();
   }
 
-  return { kept, keep, pending: (target) => byTarget("pending", target), refusedOf: (target) => byTarget("refused", target), add, drop, discard, sync };
+  return { kept, keptAll, keep, pending: (target) => byTarget("pending", target), refusedOf: (target) => byTarget("refused", target), add, drop, discard, sync };
 })();

@@ -31,7 +31,14 @@ function parseOptions(text) {
 
 async function showList() {
   document.getElementById("list-view").classList.remove("hidden");
-  const sheets = await api("GET", "/api/sheets");
+  let sheets;
+  try {
+    sheets = await api("GET", "/api/sheets");
+  } catch (e) {  // no network: the sheets kept on this phone, which open offline
+    if (e.error !== "offline") throw e;
+    document.getElementById("new-error").textContent = errorText(e);
+    sheets = await Offline.keptAll("sheet/");
+  }
   document.getElementById("sheets").replaceChildren(...sheets.map((s) =>
     el("li", {}, el("a", { href: `/sheet/${s.id}` }, `#${s.id}: ${s.players.join(", ")}`), el("span", { class: "muted" }, `${s.deals} ${t("web.deals")}`))));
 }
