@@ -80,10 +80,10 @@ def test_the_referee_page_on_a_phone(server: Server, browser: Any) -> None:
         assert page.input_value("#event") == "kick Аня "  # the metres are typed
         page.fill("#event", "kick Аня 7")
         page.click("#send")
-        page.wait_for_function("document.body.dataset.events === '1'")
+        page.wait_for_function("() => document.body.dataset.events === '1'")
         page.fill("#event", "hit Аня")
         page.click("#send")
-        page.wait_for_function("document.getElementById('event-error').textContent.length > 0")
+        page.wait_for_function("() => document.getElementById('event-error').textContent.length > 0")
         assert page.evaluate("document.body.dataset.events") == "1"
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         shot(page, "phone-banki")
@@ -156,7 +156,7 @@ def test_every_event_is_a_few_taps_away_on_a_phone_with_30_players(server: Serve
         page.click("button.chip[data-word='heel']")
         page.click("button.chip[data-event='tag P2 hand heel']")
         page.click("#send")
-        page.wait_for_function("document.body.dataset.events === '60'")
+        page.wait_for_function("() => document.body.dataset.events === '60'")
         shot(page, "phone-banki-30")
     finally:
         context.close()

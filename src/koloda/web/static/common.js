@@ -138,7 +138,7 @@ function chartSvg(chart) {
   });
   parts.push("</svg>");
   const legend = chart.names.map((name, seat) =>
-    `<span class="legend-item"><span class="swatch" style="background:${COLOURS[seat % COLOURS.length]}"></span>${escapeHtml(name)}</span>`).join(" ");
+    `<span class="legend-item"><span class="swatch seat-${seat % COLOURS.length}"></span>${escapeHtml(name)}</span>`).join(" ");
   return `<div class="chart-box">${parts.join("")}<div class="legend">${legend}</div></div>`;
 }
 
@@ -152,12 +152,14 @@ function tableEl(head, rows, cls) {
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, cell))))));
 }
 
+// Every request that changes something says its body is JSON, even an empty one: the server refuses
+// any other (a page of another site cannot send that without asking first).
 async function api(method, path, body) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: method === "GET" ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {  // no network: a refusal of its own, said in the page's language

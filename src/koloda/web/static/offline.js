@@ -97,6 +97,10 @@ const Offline = (() => {
 
   // -- sending -----------------------------------------------------------------------------------------------
 
+  // The answers that refuse the entry itself (a bad one, a sheet or game gone, no longer fitting, too big);
+  // any other (too many requests, the server's own trouble) leaves it to be sent again.
+  const ENTRY_FAULTS = [400, 404, 409, 413];
+
   // Send `target`'s pending entries, in order, each to url (POST, JSON, its key); stop at the first that finds
   // no network. Each answer: `onAnswer(entry, data)` with the server's page after it, or the refusal in
   // `refused`. Returns {sent: [[entry, data]...], refused: [[entry, refusal]...], offline}.
@@ -120,7 +124,7 @@ const Offline = (() => {
         if (response.ok && data) {
           await confirmed(entry, data);
           out.sent.push([entry, data]);
-        } else if (response.status >= 400 && response.status < 500 && data && data.error) {
+        } else if (ENTRY_FAULTS.includes(response.status) && data && data.error) {
           await refused(entry, data);
           out.refused.push([entry, data]);
         } else {
