@@ -41,8 +41,9 @@ def phone(browser: Any) -> Iterator[Any]:
 
 
 def controlled(page: Any) -> None:
-    """Wait until the service worker controls the page (then its shell is kept: the page opens offline)."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=WAIT_MS)
+    """Wait until the service worker controls the page (then its shell is kept: the page opens offline).
+    Every wait is a function, not a string: the pages' Content-Security-Policy forbids eval."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT_MS)
 
 
 def new_sheet(server: Server) -> int:
@@ -59,7 +60,7 @@ def enter_deal(page: Any, declarer: str, bid: int, points: dict[str, int]) -> No
     for seat, name in enumerate(NAMES):
         page.fill(f'.points[data-seat="{seat}"]', str(points[name]))
     page.click("#add")
-    page.wait_for_function(f"document.body.dataset.deals === '{before + 1}'", timeout=WAIT_MS)
+    page.wait_for_function(f"() => document.body.dataset.deals === '{before + 1}'", timeout=WAIT_MS)
     assert page.text_content("#deal-error") == ""
 
 
@@ -117,13 +118,13 @@ def test_ten_deals_entered_offline_survive_a_reload_and_reach_the_server_once(
     assert page.locator("#sheet-table tr.pending").count() == 10
     assert httpx.get(f"{server.url}/api/sheets/{sheet_id}", timeout=10).json()["deals"] == 0
     page.reload()  # offline: the page from the worker's cache, the deals from IndexedDB
-    page.wait_for_function("document.body.dataset.deals === '10'", timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.deals === '10'", timeout=WAIT_MS)
     assert page.evaluate("JSON.stringify(sheet.ru.rows)") == shown
     assert page.evaluate("document.body.dataset.unsent") == "10"
     page.goto(f"{server.url}/sheet")  # the list offline: the sheets kept on this phone
     page.wait_for_selector(f"#sheets a[href='/sheet/{sheet_id}']")
     page.click(f"#sheets a[href='/sheet/{sheet_id}']")
-    page.wait_for_function("document.body.dataset.deals === '10'", timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.deals === '10'", timeout=WAIT_MS)
     shot(page, "phone-sheet-offline")
     # the first answer is lost on the way back: the deal is stored, the phone sends it again with its key
     lost: list[str] = []
@@ -138,7 +139,7 @@ def test_ten_deals_entered_offline_survive_a_reload_and_reach_the_server_once(
 
     phone.route("**/api/sheets/*/deals", lose_first)
     phone.set_offline(False)
-    page.wait_for_function("document.body.dataset.unsent === '0'", timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.unsent === '0'", timeout=WAIT_MS)
     sheet = httpx.get(f"{server.url}/api/sheets/{sheet_id}", timeout=10).json()
     assert len(lost) == 1 and sheet["deals"] == 10
     assert sheet["ru"]["rows"] == json.loads(shown)
@@ -166,23 +167,23 @@ def test_a_round_of_banki_refereed_offline_survives_a_reload_and_reaches_the_ser
     for count, event in enumerate(ROUND, 1):
         page.fill("#event", event)
         page.click("#send")
-        page.wait_for_function(f"document.body.dataset.events === '{count}'", timeout=WAIT_MS)
+        page.wait_for_function(f"() => document.body.dataset.events === '{count}'", timeout=WAIT_MS)
         assert page.text_content("#event-error") == ""
     said = page.text_content("#describe"), page.text_content("#next")
     assert "2" in said[0]  # round 2: everyone came back (M8)
     page.reload()
-    page.wait_for_function(f"document.body.dataset.events === '{len(ROUND)}'", timeout=WAIT_MS)
+    page.wait_for_function(f"() => document.body.dataset.events === '{len(ROUND)}'", timeout=WAIT_MS)
     assert (page.text_content("#describe"), page.text_content("#next")) == said
     assert page.locator("#history li.pending").count() == len(ROUND)
     page.goto(f"{server.url}/banki")  # the list offline: the games kept on this phone
     page.wait_for_selector(f"#games a[href='/banki/{made['id']}']")
     assert page.text_content("#new-error") != ""  # a new game needs the server: said
     page.go_back()
-    page.wait_for_function(f"document.body.dataset.events === '{len(ROUND)}'", timeout=WAIT_MS)
+    page.wait_for_function(f"() => document.body.dataset.events === '{len(ROUND)}'", timeout=WAIT_MS)
     assert httpx.get(f"{server.url}/api/banki/{made['id']}", timeout=10).json()["view"]["history"] == []
     shot(page, "phone-banki-offline")
     phone.set_offline(False)
-    page.wait_for_function("document.body.dataset.unsent === '0'", timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.unsent === '0'", timeout=WAIT_MS)
     stored = httpx.get(f"{server.url}/api/banki/{made['id']}", timeout=10).json()
     assert stored["view"]["history"] == ROUND
     assert (stored["ru"]["describe"], "".join(stored["ru"]["next"])) == said
@@ -200,15 +201,15 @@ def test_a_counting_out_entered_offline_waits_for_the_server(server: Server, pho
     phone.set_offline(True)
     page.fill("#event", "count")
     page.click("#send")
-    page.wait_for_function("document.body.dataset.unsent === '1'", timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.unsent === '1'", timeout=WAIT_MS)
     assert "count" in page.text_content("#sync-notes .waiting")
     assert page.evaluate("document.body.dataset.events") == "0"  # not refereed on the phone
     page.fill("#event", "kick Аня 9")
     page.click("#send")
-    page.wait_for_function("document.getElementById('event-error').textContent !== ''", timeout=WAIT_MS)
+    page.wait_for_function("() => document.getElementById('event-error').textContent !== ''", timeout=WAIT_MS)
     assert page.evaluate("document.body.dataset.unsent") == "1"  # refused until the count is drawn
     phone.set_offline(False)
-    page.wait_for_function("document.body.dataset.unsent === '0'", timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.unsent === '0'", timeout=WAIT_MS)
     stored = httpx.get(f"{server.url}/api/banki/{made['id']}", timeout=10).json()
     assert stored["view"]["history"] == ["count"] and stored["view"]["driver"] is not None
     assert page.evaluate("document.body.dataset.events") == "1"
@@ -233,9 +234,9 @@ def test_two_phones_edit_one_sheet_offline_then_sync(server: Server, browser: An
             enter_deal(second, *deal)
         assert second.evaluate("sheet.deals") == 2  # each phone sees its own two, numbered 1 and 2
         phones[0].set_offline(False)
-        first.wait_for_function("document.body.dataset.unsent === '0'", timeout=WAIT_MS)
+        first.wait_for_function("() => document.body.dataset.unsent === '0'", timeout=WAIT_MS)
         phones[1].set_offline(False)
-        second.wait_for_function("document.body.dataset.unsent === '0'", timeout=WAIT_MS)
+        second.wait_for_function("() => document.body.dataset.unsent === '0'", timeout=WAIT_MS)
         sheet = httpx.get(f"{server.url}/api/sheets/{sheet_id}", timeout=10).json()
         assert sheet["deals"] == 4  # every deal once, in the order they reached the server
         jsonl = httpx.get(f"{server.url}/api/sheets/{sheet_id}/export/jsonl", timeout=10).text
@@ -247,7 +248,7 @@ def test_two_phones_edit_one_sheet_offline_then_sync(server: Server, browser: An
         assert notes.count() == 2 and "№ 3" in notes.nth(0).text_content()
         shot(second, "phone-sheet-two-phones")
         first.reload()
-        first.wait_for_function("document.body.dataset.deals === '4'", timeout=WAIT_MS)
+        first.wait_for_function("() => document.body.dataset.deals === '4'", timeout=WAIT_MS)
         assert first.locator("#sync-notes .changed").count() == 0  # its deals came first: nothing moved
     finally:
         for context in phones:
