@@ -230,7 +230,11 @@ def test_three_deal_score_sheet_matches_the_seeds_table(server: Server, page: An
     page.click("#add")
     page.wait_for_function("() => document.getElementById('deal-error').textContent.length > 0")
     assert "95" in page.text_content("#deal-error") and len(sheet_rows(page)) == 3
+    page.click("#undo")  # asked first (issue 20): kept, then taken back
+    page.click("#confirm-no")
+    assert len(sheet_rows(page)) == 3
     page.click("#undo")
+    page.click("#confirm-yes")
     page.wait_for_function("() => document.body.dataset.deals === '2'")
     assert sheet_rows(page) == seed_table()[:2]
     enter_deal(page, "Вера", 110, {}, {}, True)
@@ -255,7 +259,7 @@ def test_end_of_match_screen_shows_the_winner_and_the_chart(server: Server, page
     page.wait_for_selector("#end:not(.hidden)", timeout=60_000)
     assert page.locator("#end svg.chart polyline.player-line").count() == 3
     assert page.locator("#end table tbody tr").count() >= 1
-    assert page.text_content("#end .status").startswith("Победитель: Bot")
+    assert page.text_content("#end .status").startswith("Победитель: Бот")  # in the page's language
     assert page.locator(".hand .card").count() == 0  # a spectator has no hand
     shot(page, "bank-match-end")
 

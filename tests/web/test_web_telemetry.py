@@ -194,8 +194,8 @@ def test_the_pages_run_under_the_content_security_policy(server: Server, browser
         ]:
             page.goto(server.url + path)
             page.wait_for_selector(ready, state="attached")
-            if path.startswith("/sheet/"):  # the class gives the colour the inline style gave
-                swatch = "getComputedStyle(document.querySelector('.swatch.seat-1')).backgroundColor"
+            if path.startswith("/sheet/"):  # the class gives the colour the inline style gave (the mark's)
+                swatch = "getComputedStyle(document.querySelector('.swatch.seat-1')).color"
                 assert page.evaluate(swatch) == "rgb(214, 39, 40)"
     finally:
         context.close()

@@ -23,7 +23,7 @@ from koloda import registry
 from koloda.bots.base import Fault, RandomBot
 from koloda.errors import IllegalActionError, KolodaError
 from koloda.game import GameRecord, GameSpec, GameState
-from koloda.i18n import LANGS
+from koloda.i18n import LANGS, addressed
 from koloda.store import SeatRecord, Store, TableRecord
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
@@ -264,8 +264,8 @@ class Hub:
             after = state.copy()
             try:
                 after.apply(chosen)
-            except IllegalActionError as exc:
-                raise wrap("illegal", exc, field="action") from None
+            except IllegalActionError as exc:  # the reason said to the seat that moved: "you must ..."
+                raise wrap("illegal", IllegalActionError(addressed(exc.detail)), field="action") from None
             text = state.action_text(chosen)
             committing = time.perf_counter()
             self.store.append_action(room.record.id, room.version + 1, text)  # stored before announced

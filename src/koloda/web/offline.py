@@ -76,6 +76,7 @@ def _banki() -> dict[str, Any]:
         "where": list(banki_events.WHERE),
         "fouls": list(banki_events.FOULS),
         "aliases": banki_events.ALIASES,
+        "russian": banki_events.RUSSIAN,
         "reserved": sorted(banki_events.RESERVED),
         "phase_events": {phase.value: list(kinds) for phase, kinds in banki_events.PHASE_EVENTS.items()},
         "keys": banki_text.KEYS,

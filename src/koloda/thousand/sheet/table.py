@@ -70,8 +70,9 @@ def status_line(game: ScoredGame, lang: Lang = "ru") -> str:
             else:
                 left = options.barrel_deals - state.barrel
                 barrel.append(say(lang, "thousand.table.barrel_left", name=name, n=left))
+    nobody = say(lang, "thousand.table.nobody")
     if options.barrel:
-        who = ", ".join(barrel) or "—"
+        who = ", ".join(barrel) or nobody
         parts.append(say(lang, "thousand.table.barrel", threshold=options.barrel_threshold, who=who))
     if options.rule_800 != "off":
         past = [
@@ -80,7 +81,7 @@ def status_line(game: ScoredGame, lang: Lang = "ru") -> str:
             if state.total >= options.threshold_800 and state.barrel is None
         ]
         line = options.threshold_800
-        who = ", ".join(past) or "—"
+        who = ", ".join(past) or nobody
         parts.append(say(lang, "thousand.table.line_800", line=line, who=who))
     if options.bombs_per_game is not None:
         left_bombs = ", ".join(

@@ -17,7 +17,7 @@ function renderForm() {
   const players = document.getElementById("players");
   fillSelect(players, Array.from({ length: high - low + 1 }, (_, i) => low + i));
   if (!players.dataset.touched) players.value = String(Math.min(high, Math.max(low, 3)));
-  fillSelect(document.getElementById("preset"), game.presets);
+  fillSelect(document.getElementById("preset"), game.presets, presetText);
   const box = document.getElementById("option-form");
   box.replaceChildren();
   FORM = optionsForm(box, game.schema);
@@ -44,10 +44,11 @@ function renderSeats() {
     const kind = el("select", { class: "kind", "aria-label": `${t("web.seatWord")} ${i + 1}` },
       el("option", { value: "human" }, t("web.human")), el("option", { value: "bot" }, t("web.bot")));
     kind.value = prev.kind;
-    const level = el("select", { class: "level", "aria-label": t("web.level") },
+    const level = el("select", { class: "level", "aria-label": `${t("web.level")} ${i + 1}` },
       ...GAMES.levels.map((lv) => el("option", { value: lv }, levelText(lv))));
     level.value = prev.level;
-    const name = el("input", { type: "text", class: "name", placeholder: t("web.name"), maxlength: "40", value: prev.name });
+    const name = el("input", { type: "text", class: "name", placeholder: t("web.name"), maxlength: "40", value: prev.name,
+      "aria-label": `${t("web.name")} ${i + 1}` });
     // a human seat is taken with its link only, unless the host opens it to anyone in the lobby
     const open = el("label", { class: "open" }, el("input", { type: "checkbox", checked: prev.open }), " ", t("web.openSeat"));
     const sync = () => {
@@ -133,10 +134,10 @@ async function loadTables() {
     const title = GAMES[table.game] ? GAMES[table.game].title[lang()] : table.game;
     const seats = table.seats.map((seat, i) => {
       if (seat.bot || seat.taken || !seat.open || table.over) {
-        return el("span", { class: "muted" }, `${i + 1}. ${seat.name}${seat.bot ? ` (${levelText(seat.bot)})` : ""}`);
+        return el("span", { class: "muted" }, `${i + 1}. ${seatName(seat.name, i)}${seat.bot ? ` (${levelText(seat.bot)})` : ""}`);
       }
       return el("button", { class: "act join", type: "button", dataset: { table: table.id, seat: i },
-        onclick: () => joinSeat(table.id, i) }, `${t("web.join")}: ${i + 1}`);
+        onclick: () => joinSeat(table.id, i) }, t("web.joinSeat", { number: i + 1, name: seatName(seat.name, i) }));
     });
     return el("li", {}, el("strong", {}, `${t("web.table")} ${table.id}: ${title}`), table.over ? `(${t("web.over")})` : "",
       ...seats, el("a", { href: `/table/${table.id}` }, t("web.watch")));
@@ -171,6 +172,7 @@ async function start() {
   renderForm();
   langSwitch(() => {
     fillSelect(document.getElementById("game"), names, (n) => GAMES[n].title[lang()]);
+    fillSelect(document.getElementById("preset"), GAMES[document.getElementById("game").value].presets, presetText);
     renderSeats();
     loadTables();
   });

@@ -180,14 +180,30 @@
   }
   B.templates = templates;
 
+  // koloda.banki.events.in_words: an event line with its keywords in `lang` (an order's own words kept).
+  function inWords(text, lang) {
+    if (lang === "en") return text;
+    const words = text.split(" ");
+    const keep = words[0] === "order" ? 2 : words.length;
+    const russian = D().russian;
+    return words.map((word, i) => (i < keep && Object.prototype.hasOwnProperty.call(russian, word) ? russian[word] : word)).join(" ");
+  }
+  B.inWords = inWords;
+
   // koloda.web.banki.to_json: what the referee page shows.
   B.toJson = function toJson(id, state) {
-    const out = {
-      id, names: state.names.slice(), view: observe(state), over: state.isOver(),
-      suggestions: legalEvents(state).filter((e) => e.kind !== "kick" && e.kind !== "order").map(B.eventText),
-      templates: templates(state),
-    };
-    for (const lang of ["ru", "en"]) out[lang] = { describe: describe(state, lang), next: whatNext(state, lang), news: B.newsText(state, lang) };
+    const listed = legalEvents(state).filter((e) => e.kind !== "kick" && e.kind !== "order").map(B.eventText);
+    const started = templates(state);
+    const view = observe(state);
+    const out = { id, names: state.names.slice(), view, over: state.isOver(), suggestions: listed, templates: started };
+    for (const lang of ["ru", "en"]) {
+      out[lang] = {
+        describe: describe(state, lang), next: whatNext(state, lang), news: B.newsText(state, lang),
+        history: view.history.map((line) => inWords(line, lang)),
+        suggestions: listed.map((text) => inWords(text, lang)),
+        templates: started.map((text) => inWords(text, lang)),
+      };
+    }
     out.source = {
       names: state.names.slice(0, state.starters), options: state.options, events: state.history.map(B.eventText),
       drawn: state.history.some((e) => e.kind === "count") ? state.drawn : null,

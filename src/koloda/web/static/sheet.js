@@ -175,6 +175,7 @@ async function send() {
 }
 
 async function undo() {
+  if (!(await confirmAction(() => t("web.confirmUndoDeal"), () => t("web.undoYes")))) return;
   const error = document.getElementById("deal-error");
   error.textContent = "";
   if (pending.length) {  // a deal not sent yet: taken back on the phone
@@ -207,8 +208,14 @@ async function renderEntries() {
   document.body.dataset.refused = refused.length;
 }
 
+// The presets in the page's language.
+function presetLabels() {
+  document.querySelectorAll("#sheet-preset option").forEach((option) => { option.textContent = presetText(option.value); });
+}
+
 async function start() {
-  langSwitch(() => { if (sheet) refresh(); else showList(); });
+  presetLabels();
+  langSwitch(() => { presetLabels(); if (sheet) refresh(); else showList(); });
   if (!SHEET_ID) {
     document.getElementById("new-sheet").addEventListener("submit", createSheet);
     showList();
