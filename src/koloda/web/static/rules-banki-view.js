@@ -26,7 +26,7 @@
       if (["throw", "race", "driver-throw"].includes(state.phase)) parts.push(say(lang, D().sticks[state.stick[seat]]));
       if (state.steps[seat]) parts.push(say(lang, "banki.describe.steps", { steps: state.steps[seat] }));
       if (state.tagged === seat) parts.push(say(lang, "banki.describe.tagged"));
-      if (state.kicks[seat].length && state.phase === "kick") parts.push(state.kicks[seat].map((cm) => R.formatG(cm / 100)).join(" / "));
+      if (state.kicks[seat].length && state.phase === "kick") parts.push(say(lang, "banki.describe.kicks", { kicks: state.kicks[seat].map((cm) => R.formatG(cm / 100)).join(", ") }));
       lines.push(parts.join(" — "));
     });
     for (const [seat, text] of state.orders) lines.push(B.say("news_order_given", lang, { name: state.names[seat], text }));

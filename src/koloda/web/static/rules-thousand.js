@@ -373,10 +373,11 @@
       if (options.barrel_deals === null) barrel.push(name);
       else barrel.push(R.say(lang, "thousand.table.barrel_left", { name, n: options.barrel_deals - state.barrel }));
     });
-    if (options.barrel) parts.push(R.say(lang, "thousand.table.barrel", { threshold: options.barrel_threshold, who: barrel.join(", ") || "—" }));
+    const nobody = R.say(lang, "thousand.table.nobody");
+    if (options.barrel) parts.push(R.say(lang, "thousand.table.barrel", { threshold: options.barrel_threshold, who: barrel.join(", ") || nobody }));
     if (options.rule_800 !== "off") {
       const past = book.seats().map((state, seat) => [state, seat]).filter(([state]) => state.total >= options.threshold_800 && state.barrel === null).map(([, seat]) => game.players[seat].name);
-      parts.push(R.say(lang, "thousand.table.line_800", { line: options.threshold_800, who: past.join(", ") || "—" }));
+      parts.push(R.say(lang, "thousand.table.line_800", { line: options.threshold_800, who: past.join(", ") || nobody }));
     }
     if (options.bombs_per_game !== null) {
       parts.push(R.say(lang, "thousand.table.bombs_left", { who: game.players.map((p, seat) => `${p.name} ${options.bombs_per_game - book.seats()[seat].bombs}`).join(", ") }));
