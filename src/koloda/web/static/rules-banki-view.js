@@ -75,7 +75,7 @@
     if (phase === "throw") {
       const thrower = state.thrower();
       if (thrower !== null) {
-        const where = state.options.style === "moscow" ? "" : " pile|field";
+        const where = state.options.style === "moscow" ? "" : ` ${inWords("pile", lang)}|${inWords("field", lang)}`;
         out.push(s("next_throw", { name: names[thrower], rank: state.rankId(thrower), line: R.formatG(state.line(thrower)), where }));
         if (state.options.spear_ranks.includes(state.rankId(thrower))) out.push(s("next_spear", { name: names[thrower] }));
       }
