@@ -22,6 +22,7 @@ from koloda.errors import KolodaError, RecordError, RequestError
 from koloda.game import GameRecord, GameSpec
 from koloda.i18n import LANGS
 from koloda.options import add_option_arguments
+from koloda.simulate import match_lines, simulate_matches
 from koloda.web import cli as web_cli
 
 
@@ -47,14 +48,29 @@ def add_game_commands(subparsers: Any, spec: GameSpec) -> None:
     parser = subparsers.add_parser(spec.name, help=f"{title} ({spec.titles['ru']})", description=title)
     commands = parser.add_subparsers(dest=f"{spec.name}_command", metavar="COMMAND", required=True)
 
-    simulate = commands.add_parser("simulate", help="random bots play deals; prints figures")
+    noun = spec.match_name
+    simulate = commands.add_parser(
+        "simulate", help=f"bots play whole {noun}, or random bots single deals; prints figures"
+    )
     add_option_arguments(simulate, spec.options_class)
     counts = ", ".join(map(str, spec.player_counts))
     simulate.add_argument(
         "--players", type=int, default=spec.default_players, help=f"{counts} (default {spec.default_players})"
     )
-    simulate.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
-    simulate.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
+    simulate.add_argument(
+        "--bots",
+        help=f"bot levels or specs, one per seat or one for all (easy, medium, hard, random...): {noun}",
+    )
+    simulate.add_argument(
+        f"--{noun}", type=int, dest="matches", help=f"how many whole {noun} the bots play (default 10)"
+    )
+    simulate.add_argument("--max-deals", type=int, default=500, help=f"deals at most in one of the {noun}")
+    simulate.add_argument(
+        "--records", type=Path, help=f"a directory to write the record of each of the {noun}"
+    )
+    simulate.add_argument("--deals", type=int, help="without --bots: random bots play this many deals (1000)")
+    simulate.add_argument("--seed", type=int, default=0, help="the first seed (default 0)")
+    simulate.add_argument("--lang", choices=LANGS, default="ru", help="language (default ru)")
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(func=lambda args: _simulate(args, spec))
 
@@ -70,8 +86,35 @@ def _simulate(args: argparse.Namespace, spec: GameSpec) -> int:
     if args.seed < 0:
         raise RequestError(f"--seed must not be negative, not {args.seed}", field="seed")
     options = spec.options(args.preset, args.option)
+    noun = spec.match_name
+    if args.bots is not None or args.matches is not None:
+        if args.deals is not None:
+            raise RequestError(
+                f"--deals is for random single deals: with --bots give --{noun}", field="deals"
+            )
+        bots = [b.strip() for b in (args.bots or "random").split(",") if b.strip()]
+        figures = simulate_matches(
+            spec,
+            options,
+            players=args.players,
+            bots=bots,
+            matches=10 if args.matches is None else args.matches,
+            seed=args.seed,
+            max_deals=args.max_deals,
+            records=args.records,
+            progress=True,  # on stderr, and only when it is a terminal: --json's stdout stays one object
+        )
+        if args.json:
+            print(json.dumps(figures, ensure_ascii=False))
+            return 0
+        for line in match_lines(spec, figures, args.lang):
+            print(line)
+        return 0
+    if args.records is not None:
+        raise RequestError(f"--records writes whole {noun}: give --bots", field="records")
+    deals = 1000 if args.deals is None else args.deals
     figures = spec.simulate(
-        options, players=args.players, deals=args.deals, seed=args.seed, progress=not args.json
+        options, players=args.players, deals=deals, seed=args.seed, progress=not args.json
     )
     if args.json:
         print(json.dumps(figures))

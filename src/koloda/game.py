@@ -428,6 +428,18 @@ class GameSpec(ABC):
             f"mean points per seat: {means}",
         ]
 
+    #: What ``koloda <game> simulate`` calls a whole game: ``games`` (``--games N``) or ``matches``.
+    match_name: ClassVar[str] = "games"
+
+    def match_figures(self, state: GameState) -> dict[str, Any]:
+        """The game's own counts of one simulated game (``koloda.simulate``), summed over the games: ints,
+        or dicts of ints; none by default."""
+        return {}
+
+    def match_lines(self, figures: Mapping[str, Any], lang: Lang) -> list[str]:
+        """The game's own figures of simulated games (:meth:`match_figures`, summed) for people."""
+        return []
+
     def replay_summary(self, state: GameState, lang: Lang) -> str:
         """What ``koloda <game> replay`` prints: the result of a replayed record."""
         returns = " ".join(map(str, state.returns()))

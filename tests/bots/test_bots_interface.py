@@ -8,7 +8,6 @@ from koloda.bank import from_deal as bank_from_deal
 from koloda.bank import new_game as bank_new_game
 from koloda.bank import observe as bank_observe
 from koloda.bots import LEVELS, Bot, BotSpec, RandomBot, parse_spec
-from koloda.bots.search import SearchBot
 from koloda.errors import NotFoundError, OptionsError
 from koloda.registry import get
 from koloda.thousand.observe import observe as thousand_observe
@@ -38,7 +37,7 @@ def test_specs_and_levels() -> None:
         ("search:iters=0", "at least 1"),
         ("heuristic:noise=2", "noise is a share"),
         ("heuristic:iters=50", "only a search bot has a budget"),
-        ("search:endgame=9", "endgame is 0 (off) to 4"),
+        ("search:endgame=9", "endgame is 0 (off) to 8"),
         ("search:margin=-1", "margin must not be negative"),
     ],
 )
@@ -51,8 +50,10 @@ def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
 def test_make_bot_kinds_and_bad_game() -> None:
     assert isinstance(get("bank").bot("random", 1), RandomBot)
     assert type(get("bank").bot("heuristic", 1)).__name__ == "BankHeuristicBot"
-    assert type(get("thousand").bot("medium", 1)).__name__ == "ThousandHeuristicBot"
-    assert isinstance(get("thousand").bot("hard", 1), SearchBot)
+    assert type(get("thousand").bot("easy", 1)).__name__ == "ThousandBot"
+    assert type(get("thousand").bot("hard", 1)).__name__ == "ThousandBot"
+    assert type(get("thousand").bot("hard-2026-11", 1)).__name__ == "SearchBot"  # kept for tournaments
+    assert type(get("thousand").bot("medium-2026-11", 1)).__name__ == "ThousandHeuristicBot"
     with pytest.raises(NotFoundError, match="unknown game 'chess'"):
         get("chess").bot("random", 1)
 
@@ -81,7 +82,9 @@ def _play(game: str, spec: str, seed: int, deal_seed: int) -> list[int]:
 def test_same_seed_same_moves(game: str, spec: str) -> None:
     first = _play(game, spec, seed=5, deal_seed=11)
     assert _play(game, spec, seed=5, deal_seed=11) == first
-    if spec in ("random", "easy", "search:iters=12"):  # these draw from their seed: another seed differs
+    # these draw from their seed: another seed differs (Thousand's easy differs from its other levels in
+    # what it computes, not by random moves: docs/bots.md)
+    if spec in ("random", "search:iters=12") or (game, spec) == ("bank", "easy"):
         assert any(_play(game, spec, seed=s, deal_seed=11) != first for s in (6, 7, 8))
 
 
@@ -121,8 +124,8 @@ def test_hidden_cards_do_not_change_a_choice(spec: str) -> None:
         for state in (first, second):
             bot = get(game).bot(spec, 9)
             choices.add(bot.choose(observe(state, seat), legal))  # type: ignore[arg-type]
-            if isinstance(bot, SearchBot):
-                assert bot.last_iterations == 60  # the search ran on sampled worlds, not the fallback
+            if spec.startswith("search"):  # the search ran on sampled worlds, not the fallback
+                assert bot.last_iterations >= 60  # type: ignore[attr-defined]
         assert len(choices) == 1, (game, spec)
 
 
@@ -131,6 +134,6 @@ def test_a_time_budget_stops_the_search() -> None:
     view = thousand_observe(first, seat)  # type: ignore[arg-type]
     legal = first.legal_actions()  # type: ignore[attr-defined]
     bot = get("thousand").bot("search:ms=30:iters=100000", 1)
-    assert isinstance(bot, SearchBot)
+    assert type(bot).__name__ == "ThousandBot"
     assert bot.choose(view, legal) in legal
     assert 0 < bot.last_iterations < 100000  # the clock, not the playout count, ended it

@@ -11,7 +11,7 @@ from koloda.bank import BankOptions
 from koloda.bank import new_game as bank_new_game
 from koloda.bank import observe as bank_observe
 from koloda.bank.worlds import WorldSampler as BankSampler
-from koloda.bots.thousand import make_solver, utility
+from koloda.bots.thousand_2026_11 import make_solver, utility
 from koloda.registry import get
 from koloda.thousand.actions import CARDS
 from koloda.thousand.knowledge import TrickMemory

@@ -6,7 +6,7 @@ from koloda.bank import from_deal as bank_from_deal
 from koloda.bank import observe as bank_observe
 from koloda.bank.observe import laid_cards
 from koloda.bots.bank import BankHeuristicBot
-from koloda.bots.thousand import ThousandHeuristicBot, hand_value
+from koloda.bots.thousand_2026_11 import ThousandHeuristicBot, hand_value
 from koloda.thousand.actions import BOMB, PASS, action_bid
 from koloda.thousand.knowledge import TrickMemory, knowledge
 from koloda.thousand.observe import observe

@@ -22,6 +22,7 @@ from koloda.bank.worlds import redeal_hidden
 from koloda.bots import bank as bots
 from koloda.bots.base import Bot, BotSpec
 from koloda.charts import chart
+from koloda.errors import OptionsError
 from koloda.game import GameRecord, GameSpec, GameState, Scope
 from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
@@ -82,6 +83,8 @@ class BankSpec(GameSpec):
 
     def make_bot(self, spec: BotSpec, seed: int, options: Options | None) -> Bot:
         opts = self.own_options(options, BankOptions)
+        if spec.version is not None:
+            raise OptionsError(f"bad bot spec {str(spec)!r}: Bank's bots have no older versions")
         if spec.kind == "heuristic":
             return bots.BankHeuristicBot(seed, noise=spec.noise, options=opts)
         return bots.make_search_bot(spec, seed, opts)
@@ -95,6 +98,15 @@ class BankSpec(GameSpec):
 
     def simulate_lines(self, figures: Mapping[str, Any]) -> list[str]:
         return cli.simulate_lines(figures)
+
+    match_name = "matches"
+
+    def match_figures(self, state: GameState) -> dict[str, Any]:
+        """The deals of one simulated match that ended stuck (rule 7.8)."""
+        return {"stuck_deals": sum(result.stuck for result in self.own_state(state, BankState).results)}
+
+    def match_lines(self, figures: Mapping[str, Any], lang: Lang) -> list[str]:
+        return [say(lang, "bank.simulate.stuck", stuck=figures["stuck_deals"], deals=figures["deals"])]
 
     def replay_summary(self, state: GameState, lang: Lang) -> str:
         return cli.replay_summary(self.own_state(state, BankState), lang)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -55,7 +56,11 @@ class BotSpec:
     results are reproducible only with ``iters``); ``noise`` is the share of uniformly random moves of a
     heuristic bot; ``endgame`` is the number of cards per hand from which Thousand's trick play is solved
     exactly in every sampled world; ``margin`` is how many standard errors the search's best move must
-    beat the heuristic's move by to be played (``None``: the game's default, see docs/bots.md).
+    beat the heuristic's move by to be played (``None``: the game's default, see docs/bots.md);
+    ``samples`` is the number of talons Thousand's bots draw to value a bid, ``talon`` the number of
+    worlds per candidate in which they play the deal out to choose the gifts and the contract (0: by the
+    estimator alone); ``version`` names an older generation of a game's bots kept for tournaments
+    (Thousand: ``2026-11``).
     """
 
     kind: str
@@ -64,6 +69,9 @@ class BotSpec:
     noise: float = 0.0
     endgame: int = 3
     margin: float | None = None
+    samples: int = 24
+    talon: int = 0
+    version: str | None = None
 
     def __str__(self) -> str:
         defaults = BotSpec(self.kind)
@@ -75,12 +83,15 @@ class BotSpec:
         return ":".join(parts)
 
 
+_TYPE_NAMES = defaultdict(lambda: "int", {"noise": "float", "margin": "float", "version": "str"})
+
+
 def parse_spec(spec: str, levels: Mapping[str, str] = LEVELS) -> BotSpec:
     """Read a spec string, or a level name of ``levels`` (a game's level -> spec table), into a
     :class:`BotSpec`.
 
-    >>> parse_spec("search:iters=200")
-    BotSpec(kind='search', iters=200, ms=None, noise=0.0, endgame=3, margin=None)
+    >>> parse_spec("search:iters=200")  # doctest: +ELLIPSIS
+    BotSpec(kind='search', iters=200, ms=None, noise=0.0, endgame=3, margin=None, samples=24, talon=0, ...)
     >>> parse_spec("hard", {"hard": "search:iters=100"}).iters
     100
     >>> parse_spec("search:iterz=3")  # doctest: +ELLIPSIS
@@ -97,7 +108,16 @@ def parse_spec(spec: str, levels: Mapping[str, str] = LEVELS) -> BotSpec:
         names = ", ".join((*KINDS, *levels))
         raise OptionsError(f"bad bot spec {spec!r}: unknown bot {name!r} (known: {names})")
     values: dict[str, Any] = {}
-    known = {"iters": int, "ms": int, "noise": float, "endgame": int, "margin": float}
+    known: dict[str, Callable[[str], Any]] = {
+        "iters": int,
+        "ms": int,
+        "noise": float,
+        "endgame": int,
+        "margin": float,
+        "samples": int,
+        "talon": int,
+        "version": str,
+    }
     for setting in settings:
         key, eq, raw = setting.partition("=")
         if not eq:
@@ -110,15 +130,17 @@ def parse_spec(spec: str, levels: Mapping[str, str] = LEVELS) -> BotSpec:
             values[key] = known[key](raw)
         except ValueError:
             raise OptionsError(
-                f"bad bot spec {spec!r}: {key} must be a number ({known[key].__name__}), not {raw!r}"
+                f"bad bot spec {spec!r}: {key} must be a number ({_TYPE_NAMES[key]}), not {raw!r}"
             ) from None
     parsed = BotSpec(name, **values)
     if parsed.iters < 1 or (parsed.ms is not None and parsed.ms < 1):
         raise OptionsError(f"bad bot spec {spec!r}: iters and ms must be at least 1")
     if not 0.0 <= parsed.noise <= 1.0:
         raise OptionsError(f"bad bot spec {spec!r}: noise is a share from 0 to 1, not {parsed.noise}")
-    if not 0 <= parsed.endgame <= 4:
-        raise OptionsError(f"bad bot spec {spec!r}: endgame is 0 (off) to 4 cards, not {parsed.endgame}")
+    if not 0 <= parsed.endgame <= 8:
+        raise OptionsError(f"bad bot spec {spec!r}: endgame is 0 (off) to 8 cards, not {parsed.endgame}")
+    if parsed.samples < 1 or parsed.talon < 0:
+        raise OptionsError(f"bad bot spec {spec!r}: samples must be at least 1 and talon at least 0")
     if parsed.margin is not None and parsed.margin < 0:
         raise OptionsError(f"bad bot spec {spec!r}: margin must not be negative, not {parsed.margin}")
     if name != "search" and (parsed.iters != 100 or parsed.ms is not None):

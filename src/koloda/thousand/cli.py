@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import RenderableType
@@ -38,7 +38,7 @@ from koloda.term import (
 from koloda.thousand.actions import ACES, BID, BOMB, CARDS, GIVE, MARRY, PASS, action_bid
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.scoring import DealScore, default_names
+from koloda.thousand.scoring import DealScore, Note, default_names
 from koloda.thousand.sheet.scorefile import Player, ScoredGame
 from koloda.thousand.sheet.table import markdown_table, winner_line
 from koloda.thousand.state import ThousandState, new_game
@@ -299,11 +299,13 @@ def simulate(
         if state.is_over():
             game_seed += 1
             state = new_game(options, players=players, seed=game_seed)
-        before = len(state.results)
-        while len(state.results) == before and not state.is_over():
+        before = state.deals_played  # not len(state.results): that copies every deal at every action
+        while state.deals_played == before and not state.is_over():
             state.apply(rng.choice(state.legal_actions()))
             actions += 1
-        deal, score = state.results[-1]
+        last = state.last_result
+        assert last is not None  # a deal was just finished
+        deal, score = last
         played += 1
         made += bool(score.made)
         bombs += deal.bomb
@@ -320,6 +322,125 @@ def simulate(
         "bombs": bombs,
         "seconds": round(seconds, 3),
     }
+
+
+# --- whole games between bots (koloda.simulate) -----------------------------------------------------------
+
+#: The contract bands of ``simulate --bots`` (issue 14): the compulsory 100, then ranges of contracts.
+BANDS: tuple[tuple[str, int, int], ...] = (
+    ("100", 0, 100),
+    ("105-120", 101, 120),
+    ("125-150", 121, 150),
+    ("155-200", 151, 200),
+    ("205+", 201, 10**6),
+)
+
+
+def _band(bid: int) -> str:
+    return next(name for name, low, high in BANDS if low <= bid <= high)
+
+
+def match_figures(state: ThousandState) -> dict[str, Any]:
+    """The counts of one game: contracts played and made (overall, by band, after a forced auction),
+    auctions and those that ended at the compulsory bid with both others passing, contracts raised after
+    the talon, bombs, and climbs onto and falls off the barrel."""
+    out: dict[str, Any] = {
+        "contracts_played": 0,
+        "contracts_made": 0,
+        "auctions": 0,
+        "forced_minimum": 0,
+        "forced_played": 0,
+        "forced_made": 0,
+        "raises": 0,
+        "bombs": 0,
+        "barrel_entries": 0,
+        "barrel_falls": 0,
+        "bands": {name: {"played": 0, "made": 0} for name, _, _ in BANDS},
+    }
+    auctions = _auctions(state.history, state.options.min_bid)
+    for (deal, score), (forced, high) in zip(state.results, auctions, strict=False):
+        out["auctions"] += 1
+        out["forced_minimum"] += forced
+        if deal.bomb:
+            out["bombs"] += 1
+        else:
+            made = bool(score.made)
+            out["contracts_played"] += 1
+            out["contracts_made"] += made
+            out["forced_played"] += forced
+            out["forced_made"] += forced and made
+            out["raises"] += deal.bid > high
+            band = out["bands"][_band(deal.bid)]
+            band["played"] += 1
+            band["made"] += made
+        for notes in score.notes:
+            out["barrel_entries"] += Note.BARREL_ON in notes
+            out["barrel_falls"] += Note.BARREL_FALL in notes
+    return out
+
+
+def _auctions(history: Sequence[int], low: int) -> list[tuple[bool, int]]:
+    """Per deal of a history: whether its auction was two passes (the first hand left at the compulsory
+    bid), and its highest bid."""
+    out: list[tuple[bool, int]] = []
+    stage = "play"
+    bids: list[int] = []
+    for action in history:
+        bidding = action == PASS or BID <= action < GIVE
+        if stage == "play" and bidding:
+            stage, bids = "bidding", []
+        if stage == "bidding":
+            if bidding:
+                bids.append(action)
+                continue
+            high = max([low, *(action_bid(a) for a in bids if a != PASS)])
+            out.append((bids == [PASS, PASS], high))
+            stage = "talon"
+        if action == BOMB or action < PASS:
+            stage = "play"
+        elif stage == "talon" and BID <= action < GIVE:
+            stage = "play"  # the contract
+    return out
+
+
+def match_lines(figures: Mapping[str, Any], lang: Lang) -> list[str]:
+    """The figures of :func:`match_figures`, summed over the games, for people."""
+
+    def share(part: int, whole: int) -> str:
+        return f"{100 * part / whole:.0f}%" if whole else "-"
+
+    played, made = figures["contracts_played"], figures["contracts_made"]
+    lines = [say(lang, "thousand.simulate.contracts", played=played, made=made, share=share(made, played))]
+    for name, band in figures["bands"].items():
+        if band["played"]:
+            lines.append(
+                say(
+                    lang,
+                    "thousand.simulate.band",
+                    band=name,
+                    played=band["played"],
+                    made=band["made"],
+                    share=share(band["made"], band["played"]),
+                )
+            )
+    auctions, forced = figures["auctions"], figures["forced_minimum"]
+    lines += [
+        say(
+            lang, "thousand.simulate.forced", auctions=auctions, forced=forced, share=share(forced, auctions)
+        ),
+        say(
+            lang,
+            "thousand.simulate.forced_made",
+            played=figures["forced_played"],
+            made=figures["forced_made"],
+            share=share(figures["forced_made"], figures["forced_played"]),
+        ),
+        say(lang, "thousand.simulate.raises", raises=figures["raises"], bombs=figures["bombs"]),
+        say(
+            lang, "thousand.simulate.barrel", entries=figures["barrel_entries"], falls=figures["barrel_falls"]
+        ),
+    ]
+    return lines
 
 
 # --- the commands ------------------------------------------------------------------------------------------

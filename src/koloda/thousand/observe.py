@@ -40,6 +40,7 @@ from koloda.thousand.actions import (
     mask_cards,
 )
 from koloda.thousand.rules import BIDDING
+from koloda.thousand.scoring import SeatState
 from koloda.thousand.state import ThousandState
 
 
@@ -82,6 +83,9 @@ class ThousandObservation(Observation):
     tricks_won: tuple[int, ...]
     totals: tuple[int, ...]
     target: int  # the score that wins (S8): public, like every option
+    #: Each seat's public standing in the score book: total, deals on the barrel, falls, bolts, bombs
+    #: called (rules S6, S7, S11, S13): what a bot needs to value a deal under every scoring option.
+    standings: tuple[SeatState, ...] = ()
 
 
 #: The hidden cards one seat sees: its own hand (a bitmask; 0 for a spectator), the talon once shown to it
@@ -182,4 +186,5 @@ def observe(state: ThousandState, seat: int | None) -> ThousandObservation:
         tricks_won=tuple(s._won),
         totals=tuple(s._book.totals),
         target=s._options.target,
+        standings=s._book.seats,
     )

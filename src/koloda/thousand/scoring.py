@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Literal
 
 from koloda.errors import RecordError
@@ -335,6 +336,40 @@ class ScoreBook:
 
     def __repr__(self) -> str:
         return f"ScoreBook(players={self.players}, deals={len(self._deals)}, totals={self.totals})"
+
+
+@lru_cache(maxsize=65536)
+def deal_delta(
+    options: ThousandOptions,
+    seat: SeatState,
+    *,
+    declarer: bool,
+    bid: int,
+    points: int = 0,
+    bomb: bool = False,
+) -> int:
+    """What one seat's total changes by in a deal at ``bid`` in which it took ``points`` (cards and
+    marriages), as the declarer or as a defender, or in a deal the declarer bombed (``bomb``; ``points``
+    unused): every rule of :func:`_score` for that seat (S1, S4-S9, S11-S13). A seat's change depends only
+    on its own standing, role and points, which is what lets the bots value a deal seat by seat
+    (koloda.thousand.solver, koloda.bots.thousand_eval).
+
+    >>> opts = ThousandOptions()
+    >>> deal_delta(opts, SeatState(total=0), declarer=True, bid=120, points=119)
+    -120
+    >>> [deal_delta(opts, SeatState(total=t), declarer=False, bid=100, points=34) for t in (0, 800)]
+    [30, 0]
+    >>> deal_delta(opts, SeatState(total=0), declarer=False, bid=100, bomb=True)
+    60
+    """
+    other = SeatState()
+    # seat 0 is the seat asked about; the declarer is seat 0 or seat 1
+    if bomb:
+        deal = DealInput(declarer=0 if declarer else 1, bid=bid, bomb=True)
+    else:
+        deal = DealInput(declarer=0 if declarer else 1, bid=bid, points=(points, points, points))
+    score, _ = _score(options, (seat, other, other), deal)
+    return score.delta[0]
 
 
 def _start_states(

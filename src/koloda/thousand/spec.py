@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from koloda.bots import thousand as bots
 from koloda.bots.base import Bot, BotSpec
+from koloda.errors import OptionsError
 from koloda.game import GameRecord, GameSpec, GameState, Scope
 from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
@@ -40,10 +41,14 @@ class ThousandSpec(GameSpec):
     default_players = 3
     options_class = ThousandOptions
     num_actions = NUM_ACTIONS
+    # docs/bots.md, "Levels": the levels differ in what they compute, never in random moves; the bots of
+    # November 2026 stay as fixed opponents for tournaments (not offered at tables)
     levels: ClassVar[Mapping[str, str]] = {
-        "easy": "heuristic:noise=0.3",
-        "medium": "heuristic",
-        "hard": "search:iters=50",
+        "easy": "heuristic:samples=8",
+        "medium": "search:iters=48:endgame=4:samples=24",
+        "hard": "search:iters=160:endgame=6:samples=48:talon=12",
+        "medium-2026-11": "heuristic:version=2026-11",
+        "hard-2026-11": "search:iters=50:version=2026-11",
     }
 
     def new_game(
@@ -83,9 +88,9 @@ class ThousandSpec(GameSpec):
 
     def make_bot(self, spec: BotSpec, seed: int, options: Options | None) -> Bot:
         opts = self.own_options(options, ThousandOptions)
-        if spec.kind == "heuristic":
-            return bots.ThousandHeuristicBot(seed, noise=spec.noise, options=opts)
-        return bots.make_search_bot(spec, seed, opts)
+        if spec.version not in (None, "2026-11"):
+            raise OptionsError(f"bad bot spec {str(spec)!r}: Thousand's bots have the version 2026-11 only")
+        return bots.make_bot(spec, seed, opts)
 
     def simulate(
         self, options: Options, *, players: int, deals: int, seed: int, progress: bool = False
@@ -98,6 +103,12 @@ class ThousandSpec(GameSpec):
 
     def simulate_lines(self, figures: Mapping[str, Any]) -> list[str]:
         return cli.simulate_lines(figures)
+
+    def match_figures(self, state: GameState) -> dict[str, Any]:
+        return cli.match_figures(self.own_state(state, ThousandState))
+
+    def match_lines(self, figures: Mapping[str, Any], lang: Lang) -> list[str]:
+        return cli.match_lines(figures, lang)
 
     def replay_summary(self, state: GameState, lang: Lang) -> str:
         return cli.replay_summary(self.own_state(state, ThousandState), lang)
