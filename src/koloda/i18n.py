@@ -143,6 +143,27 @@ def plural_forms(lang: Lang) -> int:
     return _catalog(lang).nplurals
 
 
+def plural_form(lang: Lang, n: int) -> int:
+    """Which plural form of ``lang`` a count ``n`` takes (the catalog's ``Plural-Forms`` formula).
+
+    >>> [plural_form("ru", n) for n in (1, 2, 5, 11, 21)], plural_form("en", 1), plural_form("en", 0)
+    ([0, 1, 2, 2, 0], 0, 1)
+    """
+    return _catalog(lang).plural(n)
+
+
+def entries(lang: Lang, prefixes: tuple[str, ...]) -> dict[str, str | list[str]]:
+    """Every key under ``prefixes`` with its template in ``lang`` (English where ``lang`` lacks it), a plural
+    message as the list of its forms: what a page needs to say the engines' messages itself."""
+    english = _catalog("en")
+    out: dict[str, str | list[str]] = {}
+    for key in english.ids():
+        if key.startswith(prefixes):
+            found = _catalog(lang).messages.get(key, english.messages[key])
+            out[key] = found if isinstance(found, str) else list(found)
+    return out
+
+
 class _Said:
     """A Msg parameter while a template of ``lang`` is filled: a spec names one of its forms."""
 

@@ -154,9 +154,11 @@ def test_every_sheet_scores_the_same_in_the_browser_and_the_terminal(
     with TestClient(create_app(upgraded)) as client:
         for key, was in sheets.items():
             got, want = client.get(f"/api/sheets/{key}").json(), dict(was["sheet"])
+            source = got.pop("source")  # since issue 18: what the page scores offline from
             options, old = got.pop("options"), want.pop("options")
             assert got == want
             assert options == ThousandOptions().to_dict() | old  # an option added since: its default
+            assert source["lines"] == [json.loads(line) for line in was["jsonl"].splitlines()[1:]]
             assert client.get(f"/api/sheets/{key}/export/jsonl").text == was["jsonl"]
             sheet = Sheet.load(upgraded, int(key))
             assert sheet.export("jsonl") == was["jsonl"]
@@ -237,7 +239,7 @@ def test_a_database_of_a_newer_koloda_is_refused(tmp_path: Path) -> None:
     SqlStore(url(path)).close()
     with sqlite3.connect(path) as db:
         db.execute("UPDATE alembic_version SET version_num = '0099'")
-    refused(path, r"made by a newer koloda \(schema revision '0099'; this one knows up to '0003'\)")
+    refused(path, r"made by a newer koloda \(schema revision '0099'; this one knows up to '0004'\)")
 
 
 def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:

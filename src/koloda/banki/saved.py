@@ -41,9 +41,9 @@ def load(store: Store, game_id: int) -> BankiState:
         raise RecordError(f"banki game {game_id} in {store.location}: {exc}") from None
 
 
-def record_event(store: Store, game_id: int, state: BankiState) -> None:
-    """Store the event the state has just accepted (its last)."""
-    store.add_banki_event(game_id, len(state.history), str(state.history[-1]))
+def record_event(store: Store, game_id: int, state: BankiState, key: str | None = None) -> None:
+    """Store the event the state has just accepted (its last), with its idempotency key if it has one."""
+    store.add_banki_event(game_id, len(state.history), str(state.history[-1]), key)
 
 
 def record_undo(store: Store, game_id: int, state: BankiState) -> None:

@@ -129,6 +129,10 @@ class BankiState(RaceRules, PileRules):
 
     # -- queries ---------------------------------------------------------------------------------------
 
+    def counting_out(self) -> int:
+        """C1: the seat the counting rhyme lands on, drawn from the recorded seed (before anyone joins)."""
+        return random.Random(self.seed).randrange(self.starters)
+
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
@@ -202,8 +206,7 @@ class BankiState(RaceRules, PileRules):
     # -- C1: counting out ------------------------------------------------------------------------------
 
     def _on_count(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
-        # C1: the counting rhyme lands on one of the players; the referee draws it from the recorded seed
-        self._set_first_driver(random.Random(self.seed).randrange(len(self.names)))
+        self._set_first_driver(self.counting_out())
 
     def _on_counted(self, event: Event, text: str, p: int | None, q: int | None, last: int | None) -> None:
         assert p is not None

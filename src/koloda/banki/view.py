@@ -16,13 +16,13 @@ from koloda.banki.state import BankiState
 from koloda.banki.text import MEANS, PARTS, PHASES, RefereeError, rank_name, say
 from koloda.i18n import N_, Lang
 
-_STICKS = {
+STICKS = {
     "hand": N_("banki.stick.hand"),
     "field": N_("banki.stick.field"),
     "pile": N_("banki.stick.pile"),
     "carried": N_("banki.stick.carried"),
 }
-_VARIANTS = {"moscow": N_("banki.variant.moscow"), "chelyabinsk": N_("banki.variant.chelyabinsk")}
+VARIANTS = {"moscow": N_("banki.variant.moscow"), "chelyabinsk": N_("banki.variant.chelyabinsk")}
 
 
 def _metres(value: float) -> str:
@@ -31,7 +31,7 @@ def _metres(value: float) -> str:
 
 def describe(state: BankiState, lang: Lang = "en") -> str:
     """The whole situation in a few lines: stage, driver, can, and every player's rank, line and stick."""
-    variant = i18n.say(lang, _VARIANTS[state.options.style])
+    variant = i18n.say(lang, VARIANTS[state.options.style])
     phase = i18n.say(lang, PHASES[state.phase.value])
     lines = [i18n.say(lang, "banki.describe.head", variant=variant, round=state.round, phase=phase)]
     if state.driver is not None:
@@ -50,7 +50,7 @@ def describe(state: BankiState, lang: Lang = "en") -> str:
             i18n.say(lang, "banki.describe.line", rank=rank, metres=_metres(state.line(seat))),
         ]
         if state.phase.value in ("throw", "race", "driver-throw"):
-            parts.append(i18n.say(lang, _STICKS[state.stick[seat].value]))
+            parts.append(i18n.say(lang, STICKS[state.stick[seat].value]))
         if state.steps[seat]:
             parts.append(i18n.say(lang, "banki.describe.steps", steps=state.steps[seat]))
         if state.tagged == seat:

@@ -99,7 +99,9 @@ class Store(Protocol):
 
     def sheet_ids(self) -> list[int]: ...
 
-    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any]) -> None: ...
+    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any], key: str | None = None) -> None:
+        """Store deal ``seq`` of a sheet; with ``key`` (an entry's idempotency key) the key too, in the same
+        transaction (a key already stored: RecordError, and nothing is stored)."""
 
     def remove_sheet_deal(self, sheet_id: int, seq: int) -> None: ...
 
@@ -111,6 +113,11 @@ class Store(Protocol):
 
     def banki_ids(self) -> list[int]: ...
 
-    def add_banki_event(self, game_id: int, seq: int, event: str) -> None: ...
+    def add_banki_event(self, game_id: int, seq: int, event: str, key: str | None = None) -> None:
+        """Store event ``seq`` of a banki game; ``key`` as for :meth:`add_sheet_deal`."""
+
+    def entry(self, key: str) -> tuple[str, int, int] | None:
+        """What the entry with idempotency key ``key`` became: (kind: ``sheet-deal`` or ``banki-event``, the
+        sheet's or game's id, the line's ``seq``), or None if no entry has that key."""
 
     def remove_banki_event(self, game_id: int, seq: int) -> None: ...

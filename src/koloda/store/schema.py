@@ -72,3 +72,13 @@ imports = sa.Table(
     sa.Column("created", sa.String(40), nullable=False),
     sa.UniqueConstraint("kind", "digest", name="uq_imports_kind_digest"),
 )
+# Revision 0004: the idempotency key of every entry a page sent with one (docs/web.md, "Offline").
+entry_keys = sa.Table(
+    "entry_keys",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),  # made by the phone; unique across all kinds
+    sa.Column("kind", sa.String(20), nullable=False),  # "sheet-deal" or "banki-event"
+    sa.Column("target_id", sa.Integer, nullable=False),  # the sheet or the banki game
+    sa.Column("seq", sa.Integer, nullable=False),  # the line it became
+    sa.Column("created", sa.String(40), nullable=False),
+)

@@ -39,7 +39,7 @@ from alembic.util import CommandError
 
 from koloda.errors import ConflictError, NotFoundError, RecordError
 from koloda.store import SeatRecord, TableRecord, migrate
-from koloda.store.schema import actions, banki_events, banki_games, sheet_deals, sheets, tables
+from koloda.store.schema import actions, banki_events, banki_games, entry_keys, sheet_deals, sheets, tables
 
 _MEMORY = ("sqlite://", "sqlite:///:memory:")
 _BEGIN = "koloda_sqlite_begin"  # an execution option: how the next transaction begins on SQLite
@@ -203,10 +203,17 @@ class SqlStore:
         parent, seq, text = lines.columns
         return list(db.execute(sa.select(text).where(parent == key).order_by(seq)).scalars())
 
-    def _add_line(self, lines: sa.Table, key: int, number: int, line: str) -> None:
+    def _add_line(
+        self, lines: sa.Table, key: int, number: int, line: str, entry: tuple[str, str] | None = None
+    ) -> None:
+        """Line ``number`` of ``key``; ``entry`` (kind, idempotency key): the key with it, at once."""
         parent, seq, text = lines.columns
         with self.transaction() as db:
             db.execute(lines.insert().values({parent: key, seq: number, text: line}))
+            if entry is not None:
+                kind, name = entry
+                values = {"key": name, "kind": kind, "target_id": key, "seq": number, "created": now()}
+                db.execute(entry_keys.insert().values(values))
 
     def _remove_line(self, lines: sa.Table, key: int, number: int) -> None:
         parent, seq, _ = lines.columns
@@ -304,8 +311,9 @@ class SqlStore:
     def sheet_ids(self) -> list[int]:
         return self._ids(sheets)
 
-    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any]) -> None:
-        self._add_line(sheet_deals, sheet_id, seq, json.dumps(deal, ensure_ascii=False))
+    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any], key: str | None = None) -> None:
+        entry = None if key is None else ("sheet-deal", key)
+        self._add_line(sheet_deals, sheet_id, seq, json.dumps(deal, ensure_ascii=False), entry)
 
     def remove_sheet_deal(self, sheet_id: int, seq: int) -> None:
         self._remove_line(sheet_deals, sheet_id, seq)
@@ -325,8 +333,16 @@ class SqlStore:
     def banki_ids(self) -> list[int]:
         return self._ids(banki_games)
 
-    def add_banki_event(self, game_id: int, seq: int, event: str) -> None:
-        self._add_line(banki_events, game_id, seq, event)
+    def add_banki_event(self, game_id: int, seq: int, event: str, key: str | None = None) -> None:
+        self._add_line(banki_events, game_id, seq, event, None if key is None else ("banki-event", key))
+
+    # -- idempotency keys ----------------------------------------------------------------------------
+
+    def entry(self, key: str) -> tuple[str, int, int] | None:
+        columns = entry_keys.c.kind, entry_keys.c.target_id, entry_keys.c.seq
+        with self.reading() as db:
+            row = db.execute(sa.select(*columns).where(entry_keys.c.key == key)).first()
+        return None if row is None else (row.kind, row.target_id, row.seq)
 
     def remove_banki_event(self, game_id: int, seq: int) -> None:
         self._remove_line(banki_events, game_id, seq)

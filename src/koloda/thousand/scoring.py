@@ -125,7 +125,7 @@ class DealScore:
         parts += [
             say(lang, "thousand.scoring.marriage", value=value) for value in deal.marriages_of(deal.declarer)
         ]
-        verb = say(lang, _VERBS[bool(self.made), gender])
+        verb = say(lang, VERBS[bool(self.made), gender])
         return say(
             lang, "thousand.scoring.explain", name=name, bid=deal.bid, verb=verb, parts=" + ".join(parts)
         )
@@ -145,7 +145,7 @@ class DealScore:
 
 
 #: The declarer's result in the game column, by (made, gender): Russian says 'выполнила' of a woman.
-_VERBS = {
+VERBS = {
     (True, "m"): N_("thousand.scoring.made"),
     (True, "f"): N_("thousand.scoring.made_f"),
     (False, "m"): N_("thousand.scoring.failed"),
@@ -197,7 +197,8 @@ _MALE_NAMES = (
     "боря ваня вася витя вова гоша гриша дима женя илья кузьма коля костя лёва лева лёня леня лёша леша "
     "миша митя никита паша петя санёк саня серёжа сережа слава стёпа степа толя федя фома юра яша"
 )
-_MALE_IN_A = frozenset(_MALE_NAMES.split())
+MALE_IN_A = frozenset(_MALE_NAMES.split())
+FEMALE_ENDINGS = ("а", "я")  # the usual ending of a Russian female name
 
 
 def guess_gender(name: str) -> Gender:
@@ -210,7 +211,7 @@ def guess_gender(name: str) -> Gender:
     ('f', 'm', 'm')
     """
     first = name.strip().split(" ")[0].lower()
-    return "f" if first.endswith(("а", "я")) and first not in _MALE_IN_A else "m"
+    return "f" if first.endswith(FEMALE_ENDINGS) and first not in MALE_IN_A else "m"
 
 
 def round_defence(points: int, rounding: str) -> int:

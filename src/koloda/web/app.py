@@ -31,7 +31,7 @@ from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, guard, refusals, schemas, sheets
+from koloda.web import banki, entries, guard, offline, refusals, schemas, sheets
 from koloda.web.bus import RedisBus
 from koloda.web.clients import Client
 from koloda.web.guard import Gate, Guard, Verdict
@@ -111,7 +111,16 @@ def page_html(name: str) -> str:
     words = json.dumps({lang: i18n.words(lang) for lang in LANGS}, ensure_ascii=False, sort_keys=True)
     safe = words.replace("</", "<\\/")  # no word can close the script element
     script = f'<script id="koloda-words" type="application/json">{safe}</script>'
-    return (STATIC / name).read_text(encoding="utf-8").replace(WORDS_MARK, script)
+    html = (STATIC / name).read_text(encoding="utf-8").replace(WORDS_MARK, script)
+    if name in offline.PREFIXES:  # the pages that keep score and referee offline: their rules' data
+        html = html.replace(offline.RULES_MARK, offline.rules_script(name))
+    return html
+
+
+def _entry(key: str | None, seq: int, again: bool) -> dict[str, Any]:
+    """What the answer to an entry sent with a key adds: the key, the line it is, and whether it had come
+    before (docs/web.md, "Offline"); nothing without a key."""
+    return {} if key is None else {"entry": {"key": key, "seq": seq, "again": again}}
 
 
 def create_app(
@@ -155,17 +164,19 @@ def create_app(
         finally:
             await hub.close()
 
-    def page(name: str) -> Any:
-        html = page_html(name).encode()
+    def page(name: str, text: str | None = None, media_type: str = "text/html; charset=utf-8") -> Any:
+        html = (page_html(name) if text is None else text).encode()
         etag = '"' + hashlib.sha256(html).hexdigest()[:32] + '"'
         headers = {"ETag": etag, "Cache-Control": "no-cache"}  # kept, and asked again with If-None-Match
 
         async def handler(request: Request) -> Response:
             if request.headers.get("if-none-match") == etag:
                 return Response(status_code=304, headers=headers)
-            return Response(html, media_type="text/html; charset=utf-8", headers=headers)
+            return Response(html, media_type=media_type, headers=headers)
 
         return handler
+
+    manifest = (STATIC / "manifest.webmanifest").read_text(encoding="utf-8")
 
     async def games(request: Request) -> Response:
         _query(request, NoQuery)
@@ -237,7 +248,10 @@ def create_app(
         action = request.path_params.get("action")
         if action == "deals":
             # The deal line is any JSON value: the score file's reader checks it.
-            game = sheets.add_deal(store, sheet_id, schemas.parse_json(await _raw(request), limits))
+            key = entries.key_of(request.headers.get(entries.HEADER))
+            line = schemas.parse_json(await _raw(request), limits)
+            game, seq, again = sheets.add_deal(store, sheet_id, line, key)
+            return JSONResponse(sheets.sheet_json(sheet_id, game) | _entry(key, seq, again))
         elif action == "undo":
             schemas.no_body(await _raw(request))
             game = sheets.undo_deal(store, sheet_id)
@@ -284,9 +298,11 @@ def create_app(
         game_id = _id(request.path_params["id"], "unknown_game")
         action = request.path_params.get("action")
         if action == "events":
+            key = entries.key_of(request.headers.get(entries.HEADER))
             raw = await _raw(request)
             event = schemas.body(raw, schemas.BankiEvent, limits, keys={"event": "event_shape"})
-            state = banki.add_event(store, game_id, event.event)
+            state, seq, again = banki.add_event(store, game_id, event.event, key)
+            return JSONResponse(banki.to_json(game_id, state) | _entry(key, seq, again))
         elif action == "undo":
             schemas.no_body(await _raw(request))
             state = banki.undo(store, game_id)
@@ -319,6 +335,8 @@ def create_app(
         Route("/sheet/{id}", page("sheet.html")),
         Route("/banki", page("banki.html")),
         Route("/banki/{id}", page("banki.html")),
+        Route("/sw.js", page("sw.js", offline.service_worker(page_html), "text/javascript; charset=utf-8")),
+        Route("/manifest.webmanifest", page("manifest", manifest, "application/manifest+json")),
         Route("/api/games", games),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", table),

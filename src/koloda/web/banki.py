@@ -7,7 +7,7 @@ banki resume`` goes on with the same games.
 >>> from koloda.store.sql import SqlStore
 >>> store = SqlStore("sqlite://")
 >>> game_id = create(store, NewBanki(names=["Аня", "Боря", "Вера", "Гена"], seed=1))
->>> state = add_event(store, game_id, "kick Аня 7")
+>>> state, seq, again = add_event(store, game_id, "kick Аня 7")
 >>> state.history[-1].player
 'Аня'
 """
@@ -22,6 +22,7 @@ from koloda.banki.events import in_words
 from koloda.banki.view import describe, news_text, templates, what_next
 from koloda.errors import ConflictError, KolodaError, NotationError, NotFoundError
 from koloda.store import Store
+from koloda.web import entries
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewBanki, game_options
 
@@ -47,8 +48,12 @@ def load(store: Store, game_id: int) -> BankiState:
         raise refuse("unknown_game", id=game_id) from None
 
 
-def add_event(store: Store, game_id: int, text: str) -> BankiState:
-    """Referee one event line; a refused one names the reason (in both languages) and is not stored."""
+def add_event(store: Store, game_id: int, text: str, key: str | None = None) -> tuple[BankiState, int, bool]:
+    """Referee one event line; a refused one names the reason (in both languages) and is not stored. With
+    ``key`` (the entry's idempotency key, docs/web.md, "Offline") an entry already stored under it is not
+    stored again. The game, the event's number, and whether it was stored before."""
+    if key is not None and (seq := entries.stored(store, "banki-event", game_id, key)) is not None:
+        return load(store, game_id), seq, True
     state = load(store, game_id)
     try:
         event = state.parse_event(text)
@@ -56,10 +61,12 @@ def add_event(store: Store, game_id: int, text: str) -> BankiState:
     except KolodaError as exc:
         raise wrap("bad_event", exc, field="event") from None
     try:
-        saved.record_event(store, game_id, state)
-    except ConflictError:  # someone else's event took that number first (another page, another node)
-        raise refuse("changed") from None
-    return state
+        saved.record_event(store, game_id, state, key)
+    except ConflictError:  # that number or that key stored first (another page, another node, a resend)
+        if key is None or (first := entries.stored(store, "banki-event", game_id, key)) is None:
+            raise refuse("changed") from None
+        return load(store, game_id), first, True  # the same entry stored in the meantime
+    return state, len(state.history), False
 
 
 def undo(store: Store, game_id: int) -> BankiState:
@@ -87,10 +94,24 @@ def options_json() -> dict[str, Any]:
     }
 
 
+def source(state: BankiState) -> dict[str, Any]:
+    """What the page replays the game from when it referees offline (docs/web.md, "Offline"): the players
+    who began it, the options, the events, and where the counting-out landed once it is made (the seed,
+    which would tell it in advance, never leaves the server)."""
+    counted = any(event.kind == "count" for event in state.history)
+    return {
+        "names": list(state.names[: state.starters]),
+        "options": state.options.to_dict(),
+        "events": [str(event) for event in state.history],
+        "drawn": state.counting_out() if counted else None,
+    }
+
+
 def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
     """What the page shows: the situation and what comes next in both languages, the events so far; and
     in each language the events so far, the events it may take now and the templates, their keywords in
-    that language (``banki.events.in_words``: what the page shows and sends, and the referee reads)."""
+    that language (``banki.events.in_words``: what the page shows and sends, and the referee reads); and
+    the game's source, for the page to referee offline."""
     listed = suggestions(state)
     started = templates(state)
     return {
@@ -111,4 +132,5 @@ def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
             }
             for lang in ("ru", "en")
         },
+        "source": source(state),
     }

@@ -40,10 +40,11 @@ from koloda.web.refusals import refuse
 from koloda.web.telemetry import Telemetry
 
 #: The headers of every HTTP answer. The pages load only their own scripts, styles and sockets (no inline
-#: script or style, no other site), cannot be framed, and send no Referer (a seat's link holds its secret).
+#: script or style, no other site), cannot be framed, and send no Referer (a seat's link holds its secret);
+#: their manifest and service worker are their own (docs/web.md, "Offline").
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CSP.encode()),

@@ -88,6 +88,9 @@ TEXTS: dict[str, Text] = {
     "unknown_sheet": Text("unknown_sheet", NotFoundError, 404),
     "unknown_game": Text("unknown_game", NotFoundError, 404),
     "bad_token": Text("bad_token", RequestError, 403),
+    # the idempotency key of an entry sent from a phone (docs/web.md, "Offline")
+    "bad_key": Text("bad_key", RequestError, 400),
+    "key_reused": Text("key_reused", IllegalActionError, 409),
     # seats
     "bad_seat": Text("bad_seat", RequestError, 400),
     "seat_taken": Text("seat_taken", IllegalActionError, 409),
@@ -149,6 +152,8 @@ WORDS: dict[str, str] = {
     "unknown_sheet": N_("refusal.unknown_sheet"),
     "unknown_game": N_("refusal.unknown_game"),
     "bad_token": N_("refusal.bad_token"),
+    "bad_key": N_("refusal.bad_key"),
+    "key_reused": N_("refusal.key_reused"),
     "bad_seat": N_("refusal.bad_seat"),
     "seat_taken": N_("refusal.seat_taken"),
     "seat_by_link": N_("refusal.seat_by_link"),

@@ -24,6 +24,7 @@ from koloda.thousand.sheet.scorefile import (
 )
 from koloda.thousand.sheet.table import csv_table, markdown_table, page_table, winner_line
 from koloda.thousand.sheet.terminal import load_game
+from koloda.web import entries
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewSheet, game_options
 
@@ -49,9 +50,13 @@ def load_sheet(store: Store, sheet_id: int) -> ScoredGame:
         raise refuse("unknown_sheet", id=sheet_id) from None
 
 
-def add_deal(store: Store, sheet_id: int, deal: Any) -> ScoredGame:
+def add_deal(store: Store, sheet_id: int, deal: Any, key: str | None = None) -> tuple[ScoredGame, int, bool]:
     """Score a deal line (any JSON value: the score file's reader checks it) and store it; a bad deal is
-    refused and nothing is stored."""
+    refused and nothing is stored. With ``key`` (the entry's idempotency key, docs/web.md, "Offline") an
+    entry already stored under it is not stored again. The sheet, the deal's number, and whether it was
+    stored before."""
+    if key is not None and (seq := entries.stored(store, "sheet-deal", sheet_id, key)) is not None:
+        return load_sheet(store, sheet_id), seq, True
     game = load_sheet(store, sheet_id)
     try:
         game.book.apply(deal_from_json(deal, game.players, game.book))
@@ -60,12 +65,15 @@ def add_deal(store: Store, sheet_id: int, deal: Any) -> ScoredGame:
     except (TypeError, KeyError, ValueError) as exc:  # the reader missed a wrong type: still the line's fault
         LOG.warning("the score file's reader let through a bad deal line %r: %r", deal, exc)
         raise refuse("unreadable_deal", detail=f"{type(exc).__name__}: {exc}") from None
+    seq = len(game.book.deals)
     line = deal_to_json(game.book.deals[-1].deal, game.names)
     try:
-        store.add_sheet_deal(sheet_id, len(game.book.deals), line)
-    except ConflictError:  # another deal took that number first (another page, another node)
-        raise refuse("changed") from None
-    return game
+        store.add_sheet_deal(sheet_id, seq, line, key)
+    except ConflictError:  # that number or that key stored first (another page, another node, a resend)
+        if key is None or (first := entries.stored(store, "sheet-deal", sheet_id, key)) is None:
+            raise refuse("changed") from None
+        return load_sheet(store, sheet_id), first, True  # the same entry stored in the meantime
+    return game, seq, False
 
 
 def undo_deal(store: Store, sheet_id: int) -> ScoredGame:
@@ -79,7 +87,8 @@ def undo_deal(store: Store, sheet_id: int) -> ScoredGame:
 
 
 def sheet_json(sheet_id: int, game: ScoredGame) -> dict[str, Any]:
-    """What the sheet page shows: players, options, the table in both languages, the chart."""
+    """What the sheet page shows: players, options, the table in both languages, the chart, and the
+    sheet's source for the page to keep score offline (docs/web.md, "Offline")."""
     return {
         "id": sheet_id,
         "players": list(game.names),
@@ -88,6 +97,11 @@ def sheet_json(sheet_id: int, game: ScoredGame) -> dict[str, Any]:
         "bomb_allowed": [game.book.bomb_allowed(seat) for seat in range(game.book.players)],
         "over": game.book.winner is not None,
         **page_table(game),
+        "source": {
+            "players": [player.to_json() for player in game.players],
+            "options": game.book.options.to_dict(),
+            "lines": [deal_to_json(score.deal, game.names) for score in game.book.deals],
+        },
     }
 
 

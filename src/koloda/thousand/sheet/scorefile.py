@@ -256,11 +256,11 @@ def _get(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
         raise ScoreFileError(Msg("scorefile.no_key", where=Msg(where), key=repr(key)))
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise ScoreFileError(Msg("scorefile.kind", key=repr(key), kind=Msg(_KINDS[kind]), value=repr(value)))
+        raise ScoreFileError(Msg("scorefile.kind", key=repr(key), kind=Msg(KINDS[kind]), value=repr(value)))
     return value
 
 
-_KINDS = {
+KINDS = {
     str: N_("scorefile.kind.str"),
     list: N_("scorefile.kind.list"),
     dict: N_("scorefile.kind.dict"),

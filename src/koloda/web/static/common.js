@@ -242,11 +242,16 @@ function tableEl(head, rows, cls) {
 // Every request that changes something says its body is JSON, even an empty one: the server refuses
 // any other (a page of another site cannot send that without asking first).
 async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: method === "GET" ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: method === "GET" ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {  // no network: a refusal of its own, said in the page's language
+    throw { error: "offline", message: t("web.offlineError") };
+  }
   const data = await response.json();
   if (!response.ok) throw data;
   return data;

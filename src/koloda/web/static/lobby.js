@@ -121,8 +121,14 @@ function showLinks(made, seats) {
 }
 
 async function loadTables() {
-  const tables = await api("GET", "/api/tables");
   const list = document.getElementById("tables");
+  let tables;
+  try {
+    tables = await api("GET", "/api/tables");
+  } catch (e) {  // no network: the offline notice says it; the list as it was
+    if (e.error !== "offline") throw e;
+    return;
+  }
   if (!tables.length) { list.replaceChildren(el("li", { class: "muted" }, t("web.none"))); return; }
   list.replaceChildren(...tables.map((table) => {
     const title = GAMES[table.game] ? GAMES[table.game].title[lang()] : table.game;
@@ -150,7 +156,13 @@ async function joinSeat(tableId, seat) {
 }
 
 async function start() {
-  GAMES = await api("GET", "/api/games");
+  try {
+    GAMES = await api("GET", "/api/games");
+  } catch (e) {  // opened from the home screen with no network: say so, and what works offline
+    document.getElementById("create-error").textContent = errorText(e);
+    window.addEventListener("online", () => window.location.reload(), { once: true });
+    return;
+  }
   const names = Object.keys(GAMES).filter((k) => k !== "levels");
   fillSelect(document.getElementById("game"), names, (n) => GAMES[n].title[lang()]);
   document.getElementById("game").addEventListener("change", renderForm);
