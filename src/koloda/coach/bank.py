@@ -33,7 +33,7 @@ class BankRater:
 
     thresholds = THRESHOLDS
 
-    def __init__(self, options: Options | None = None, *, worlds: int = 64, noise: float = 0.1) -> None:
+    def __init__(self, options: Options | None = None, *, worlds: int = 512, noise: float = 0.0) -> None:
         opts = options if isinstance(options, BankOptions) else BankOptions()
         self._sampler = WorldSampler(opts)
         self._options = opts

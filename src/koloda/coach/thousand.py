@@ -13,8 +13,9 @@ of score (the measure :mod:`koloda.bots.thousand_eval` uses):
 - **The contract** (or the bomb): the estimator's chance of making each contract, weighed by the score
   book; a bomb as the bot values it (the defenders' points, and a bomb kept for later deals).
 - **Card play**: ``worlds`` worlds consistent with the seat's view (:class:`koloda.thousand.worlds.
-  WorldSampler`), each solved exactly after every legal move (:func:`koloda.thousand.solver.evaluate`
-  with all eight cards: both sides play the rest perfectly), the objective the search bot uses (the
+  WorldSampler`), each solved after every legal move (:func:`koloda.thousand.solver.evaluate`: the rest
+  of the first trick by the playout policy, then from seven cards a hand on exactly, both sides playing
+  perfectly; ``exact`` = 8 solves the first trick too, at five times the cost), the objective the search bot uses (the
   declarer's contract under the score book, less the defenders' points); a defender takes its negative
   (the defenders play as one side). Every move is valued in the same worlds. The objective's zero (the
   contract failed, no defender's point) is moved to the declarer's change for a failed contract, so that
@@ -56,17 +57,22 @@ _TRIES = 20
 
 
 class ThousandRater:
-    """Values every legal action of a Thousand seat (module docstring). One rater follows one seat through
-    a game: its trick memory needs every view of that seat at its turns, in order."""
+    """Values every legal action of a Thousand seat (module docstring): ``worlds`` solved worlds per card
+    played, ``talons`` talons per bid, ``exact`` the hand size from which a world is solved exactly. One
+    rater follows one seat through a game: its trick memory needs every view of that seat at its turns, in
+    order."""
 
     thresholds = THRESHOLDS
 
-    def __init__(self, options: Options | None = None, *, worlds: int = 48, talons: int = 64) -> None:
+    def __init__(
+        self, options: Options | None = None, *, worlds: int = 48, talons: int = 64, exact: int = 7
+    ) -> None:
         self._options = options if isinstance(options, ThousandOptions) else ThousandOptions()
         self._memory = TrickMemory()
         self._sampler = WorldSampler(self._options, self._memory)
         self._worlds = worlds
         self._talons = talons
+        self._exact = exact
 
     def values(
         self, observation: Any, legal: Sequence[int], rng: random.Random
@@ -234,7 +240,7 @@ class ThousandRater:
             pos, seats = solver.position(world)
             rules = solver.rules_of(self._options, solver.objective(world, seats))
             sign = 1 if view.seat == seats[0] else -1
-            values = solver.evaluate(pos, rules, 8)
+            values = solver.evaluate(pos, rules, self._exact)
             if len(values) != len(moves):  # pragma: no cover - a world agrees with the view's moves
                 continue
             for i, v in enumerate(values):
