@@ -1,9 +1,10 @@
 """The coach's speed and stability (docs/analysis.md, docs/performance.md "The coach").
 
-Deals are played by the bots of a level (``--bots``, default ``medium``) (one record per deal, ``scope="deal"``), then one seat's decisions
-are analysed (``koloda <game> analyse``'s own function) and timed: the seconds per deal, the mean and the
-worst. With ``--agreement`` every seat of every deal is analysed again with another seed and the share of
-decisions whose mark is the same in both runs is printed (issue 17 asks for 95% at least).
+Deals are played by the bots of a level (``--bots``, default ``medium``; one record per deal,
+``scope="deal"``), then one seat's decisions are analysed (``koloda <game> analyse``'s own function) and
+timed: the seconds per deal, the mean and the worst. With ``--agreement`` every seat of every deal is
+analysed again with another seed and the share of decisions whose mark is the same in both runs is
+printed (issue 17 asks for 95% at least).
 
     .venv/bin/python bench/analysis_speed.py [--game thousand|bank] [--deals 6] [--agreement] [--json]
 """
@@ -95,8 +96,9 @@ def main() -> None:
     )
     print(f"  seconds per deal: mean {figures['seconds_mean']}, worst {figures['seconds_max']}")
     if args.agreement:
+        share = 100 * same / max(total, 1)
         print(
-            f"  marks equal with seeds 0 and 1: {same} of {total} decisions ({100 * same / max(total, 1):.1f}%),"
+            f"  marks equal with seeds 0 and 1: {same} of {total} decisions ({share:.1f}%),"
             f" {marked} marked in either run"
         )
     print(f"  load average {figures['load']}, Python {figures['python']}")

@@ -3,7 +3,6 @@ the analysis seeing nothing but the seat's observation, the command's JSON and i
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Iterator
@@ -143,8 +142,9 @@ def test_the_json_has_every_move_of_the_seat_with_its_keys(
     assert {"game", "seat", "seed", "thresholds", "moves", "unrated"} <= out.keys()
     assert out["seat"] == 1 and out["seed"] == 2
     mistake, blunder = out["thresholds"]["mistake"], out["thresholds"]["blunder"]
-    history = dict(enumerate(state.history))
-    rated = [i for i, (seat, _) in history.items() if seat == 1 and len(_legal_at(record, i)) > 1]
+    rated = [
+        i for i, s, _ in record_steps(BANK, record) if s.current_player == 1 and len(s.legal_actions()) > 1
+    ]
     assert [m["index"] for m in out["moves"]] == rated[: len(out["moves"])]
     assert len(out["moves"]) + out["unrated"] == len(rated)
     for m in out["moves"]:
@@ -158,11 +158,6 @@ def test_the_json_has_every_move_of_the_seat_with_its_keys(
     assert main(["bank", "analyse", str(path), "--seat", "1", "--lang", "en"]) == 0
     text = capsys.readouterr().out
     assert "Seat 1" in text and "Mistakes" in text
-
-
-def _legal_at(record: GameRecord, index: int) -> list[int]:
-    state = BANK.replay(dataclasses.replace(record, actions=record.actions[:index]))
-    return state.legal_actions()
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,11 @@ of score (the measure :mod:`koloda.bots.thousand_eval` uses):
 - **Card play**: ``worlds`` worlds consistent with the seat's view (:class:`koloda.thousand.worlds.
   WorldSampler`), each solved after every legal move (:func:`koloda.thousand.solver.evaluate`: the rest
   of the first trick by the playout policy, then from seven cards a hand on exactly, both sides playing
-  perfectly; ``exact`` = 8 solves the first trick too, at five times the cost), the objective the search bot uses (the
-  declarer's contract under the score book, less the defenders' points); a defender takes its negative
-  (the defenders play as one side). Every move is valued in the same worlds. The objective's zero (the
-  contract failed, no defender's point) is moved to the declarer's change for a failed contract, so that
-  card play and contract are valued on one scale.
+  perfectly; ``exact`` = 8 solves the first trick too, at five times the cost), with the objective the
+  search bot uses (the declarer's contract under the score book, less the defenders' points); a
+  defender takes its negative (the defenders play as one side). Every move is valued in the same
+  worlds. The objective's zero (the contract failed, no defender's point) is moved to the declarer's
+  change for a failed contract, so that card play and contract are valued on one scale.
 """
 
 from __future__ import annotations
