@@ -1,6 +1,6 @@
 """Speed and strength of koloda's search bots against OpenSpiel's Python ``ISMCTSBot`` (docs/performance.md).
 
-    python bench/bots_speed.py [--positions 12] [--iters 50] [--match DEALS] [--json]
+    python bench/bots_speed.py [--positions 12] [--iters 50] [--match DEALS [--equal-time]] [--json]
 
 On fixed positions (seeded deals played by the heuristic bot up to a decision with a choice), for each game:
 koloda's ``search`` iterations per second, the ``hard`` level's seconds per move, and OpenSpiel's
@@ -26,6 +26,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not
 import koloda.rl.openspiel  # noqa: F401  (registers the games)
 from koloda.bank import observe as bank_observe
 from koloda.bots.search import SearchBot
+from koloda.bots.thousand import ThousandBot
 from koloda.bots.tournament import lineup, mean_ci
 from koloda.registry import get
 from koloda.thousand.observe import observe as thousand_observe
@@ -108,11 +109,11 @@ def speed(name: str, count: int, iters: int, seed: int) -> dict[str, Any]:
         seat = engine.current_player
         view, legal = observe(engine, seat), engine.legal_actions()
         bot = get(name).bot(f"search:iters={iters}", seed + i)
-        assert isinstance(bot, SearchBot)
+        assert isinstance(bot, SearchBot | ThousandBot)
         t = time.perf_counter()
         bot.choose(view, legal)
         ours += time.perf_counter() - t
-        ours_iters += bot.last_iterations
+        ours_iters += bot.last_iterations  # Thousand: (world, move) evaluations, each played out and solved
         t = time.perf_counter()
         get(name).bot("hard", seed + i).choose(view, legal)
         dt = time.perf_counter() - t
@@ -134,8 +135,10 @@ def speed(name: str, count: int, iters: int, seed: int) -> dict[str, Any]:
     }
 
 
-def match(name: str, deals: int, iters: int, seed: int) -> dict[str, Any]:
-    """Duplicate deals: koloda's search against OpenSpiel's ISMCTS, both at ``iters`` per searched move."""
+def match(name: str, deals: int, iters: int, seed: int, theirs: int | None = None) -> dict[str, Any]:
+    """Duplicate deals: koloda's search at ``iters`` per searched move against OpenSpiel's ISMCTS at
+    ``theirs`` (default the same; the speed ratio times fewer gives both the same time per move)."""
+    theirs = iters if theirs is None else theirs
     spiel_name, players, observe, scale = GAMES[name]
     game = pyspiel.load_game(spiel_name, {"players": players})
     diffs = []
@@ -148,7 +151,7 @@ def match(name: str, deals: int, iters: int, seed: int) -> dict[str, Any]:
             bots: list[Any] = [
                 get(name).bot(f"search:iters={iters}", base + p)
                 if e == 0
-                else _ismcts(game, iters, base + p, scale)
+                else _ismcts(game, theirs, base + p, scale)
                 for p, e in enumerate(seats)
             ]
             while not state.is_terminal():
@@ -170,6 +173,7 @@ def match(name: str, deals: int, iters: int, seed: int) -> dict[str, Any]:
     return {
         "deals": deals,
         "iters_per_move": iters,
+        "ismcts_iters_per_move": theirs,
         "koloda_minus_ismcts": mean,
         "ci95": [low, high],
     }
@@ -181,6 +185,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--iters", type=int, default=50)
     parser.add_argument("--match", type=int, default=0, metavar="DEALS")
+    parser.add_argument(
+        "--equal-time",
+        action="store_true",
+        help="in the match, give ISMCTS the iterations it does in koloda's time (iters / speed ratio)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -188,7 +197,9 @@ def main() -> None:
     for name in args.games.split(","):
         report[name] = {"speed": speed(name, args.positions, args.iters, args.seed)}
         if args.match:
-            report[name]["match"] = match(name, args.match, args.iters, args.seed)
+            ratio = report[name]["speed"]["speed_ratio"]
+            theirs = max(1, round(args.iters / ratio)) if args.equal_time else args.iters
+            report[name]["match"] = match(name, args.match, args.iters, args.seed, theirs)
     if args.json:
         print(json.dumps(report))
         return

@@ -102,7 +102,7 @@ def _simulate(args: argparse.Namespace, spec: GameSpec) -> int:
             seed=args.seed,
             max_deals=args.max_deals,
             records=args.records,
-            progress=not args.json,
+            progress=True,  # on stderr, and only when it is a terminal: --json's stdout stays one object
         )
         if args.json:
             print(json.dumps(figures, ensure_ascii=False))

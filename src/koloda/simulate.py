@@ -44,8 +44,10 @@ def simulate_matches(
     max_deals: int = 500,
     records: Path | None = None,
     progress: bool = False,
+    move_seconds: list[float] | None = None,
 ) -> dict[str, Any]:
-    """Play ``matches`` whole games; the figures as one JSON-ready dict (module docstring)."""
+    """Play ``matches`` whole games; the figures as one JSON-ready dict (module docstring).
+    ``move_seconds``, when given, receives the seconds of every bot decision (bench/thousand_bots.py)."""
     noun = spec.match_name
     if type(matches) is not int or matches < 1:
         raise RequestError(f"--{noun} must be at least 1, not {matches!r}", field=noun)
@@ -74,7 +76,14 @@ def simulate_matches(
         while not state.is_over() and spec.deals_played(state) < max_deals:
             seat = state.current_player
             assert seat is not None
-            state.apply(seats[seat].choose(spec.observe(state, seat), state.legal_actions()))
+            view, legal = spec.observe(state, seat), state.legal_actions()
+            if move_seconds is None:
+                state.apply(seats[seat].choose(view, legal))
+                continue
+            began = time.perf_counter()
+            action = seats[seat].choose(view, legal)
+            move_seconds.append(time.perf_counter() - began)
+            state.apply(action)
         finished += state.is_over()
         lengths.append(spec.deals_played(state))
         _add(totals, spec.match_figures(state))

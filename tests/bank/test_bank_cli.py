@@ -189,3 +189,24 @@ def test_the_bots_play_at_the_chosen_level(level: str) -> None:
         write=out.append,
     )
     assert state.is_over() and any(line.startswith("  Bot 1:") for line in out)
+
+
+def test_simulate_whole_matches_with_bots_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "bank",
+        "simulate",
+        "--bots",
+        "easy,medium,hard",
+        "--players",
+        "3",
+        "--matches",
+        "2",
+        "--seed",
+        "5",
+    ]
+    assert main([*argv, "--json", "--records", str(tmp_path)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    for key in ("matches", "finished", "deals_median", "deals_p90", "deals_max", "stuck_deals"):
+        assert type(figures[key]) is int, key
+    assert figures["matches"] == 2 and figures["stuck_deals"] <= figures["deals"]
+    assert len(list(tmp_path.glob("bank-*.json"))) == 2

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import builtins
+import io
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -162,3 +164,62 @@ def test_play_against_hard_bots_for_one_deal() -> None:
             write=out.append,
         )
     assert any("Bot 1" in line for line in out)
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal, so that the progress bar is drawn on it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_simulate_whole_games_with_bots_json_records_and_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    argv = ["thousand", "simulate", "--bots", "easy,medium,random", "--games", "2", "--seed", "3"]
+    assert main([*argv, "--json", "--records", str(tmp_path)]) == 0
+    figures = json.loads(capsys.readouterr().out)  # stdout: one object, the bar went to stderr
+    for key in ("games", "finished", "contracts_played", "contracts_made", "auctions", "forced_minimum"):
+        assert type(figures[key]) is int, key
+    for key in ("deals_median", "deals_p90", "deals_max", "raises", "bombs", "barrel_entries"):
+        assert type(figures[key]) is int, key
+    assert figures["games"] == 2 and figures["bots"] == ["easy", "medium", "random"]
+    assert set(figures["bands"]) == {"100", "105-120", "125-150", "155-200", "205+"}
+    assert sum(b["played"] for b in figures["bands"].values()) == figures["contracts_played"]
+    assert figures["contracts_made"] <= figures["contracts_played"] <= figures["auctions"]
+    assert "[" in err.getvalue() and "2/2" in err.getvalue()  # the progress bar, to the end
+    records = sorted(tmp_path.glob("thousand-*.json"))
+    assert [r.name for r in records] == ["thousand-3.json", "thousand-4.json"]
+    assert main(["thousand", "replay", str(records[0])]) == 0  # a record replays
+    capsys.readouterr()
+    assert (
+        main(["thousand", "simulate", "--bots", "easy", "--games", "1", "--seed", "3", "--lang", "en"]) == 0
+    )
+    text = capsys.readouterr().out
+    assert "Contracts played: " in text and "ended at the compulsory bid" in text
+
+
+def test_simulate_never_copies_the_results_while_playing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14 point 8: reading ``state.results`` copies every deal so far; simulate reads it only once a
+    game (its figures), never per action or per deal."""
+    from koloda.simulate import simulate_matches
+    from koloda.thousand.cli import simulate
+    from koloda.thousand.state import ThousandState
+
+    reads = 0
+    original = ThousandState.results
+
+    def counted(self: ThousandState) -> object:
+        nonlocal reads
+        reads += 1
+        return original.fget(self)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(ThousandState, "results", property(counted))
+    simulate(ThousandOptions(), deals=300, seed=1)
+    assert reads == 0
+    figures = simulate_matches(
+        get("thousand"), None, players=3, bots=["random"], matches=2, seed=1, max_deals=60
+    )
+    assert figures["deals"] >= 60 and reads <= 2 * 2  # the game's figures and its record, once a game

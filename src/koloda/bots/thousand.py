@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 from koloda.bots.base import Bot, BotSpec
 from koloda.bots.thousand_eval import (
+    DEFENDER_POINTS,
     Stakes,
     bomb_value,
     cap_for,
@@ -46,6 +47,7 @@ from koloda.errors import IllegalActionError
 from koloda.thousand import solver
 from koloda.thousand.actions import (
     ACES,
+    ALL_ACES,
     BID,
     BOMB,
     GIVE,
@@ -56,6 +58,7 @@ from koloda.thousand.actions import (
     STRENGTH,
     action_bid,
     bid_action,
+    marriages_held,
 )
 from koloda.thousand.deal import NEXT
 from koloda.thousand.knowledge import Knowledge, TrickMemory, knowledge
@@ -179,10 +182,14 @@ class CardPlay:
 
 #: The chance that a declarer makes his contract, as the others reckon it when they pass: the first hand
 #: left at the compulsory bid, and a player who bid (measured in the bots' own games, docs/bots.md).
-FORCED_MADE = 0.45
-BIDDER_MADE = 0.75
-#: How much more than passing being the declarer must be worth before the bot bids (points of score).
-MARGIN = 5.0
+FORCED_MADE = 0.6
+BIDDER_MADE = 0.85
+#: How much more than passing being the declarer must be worth before the bot bids (points of score); and
+#: before it opens the auction over the first hand's compulsory bid with a marriage or an ace of its own:
+#: less, as players do (opening on the talon's hope keeps the first hand from playing most deals at the
+#: forced 100, docs/bots.md). A hand with neither opens only on its value.
+MARGIN = 0.0
+OPEN_MARGIN = -40.0
 #: What a bomb still in hand is worth for later deals, when bombs are limited.
 BOMB_RESERVE = 20.0
 
@@ -255,16 +262,21 @@ class ThousandBot:
         assert view.seat is not None
         return limit is None or view.standings[view.seat].bombs < limit
 
+    def _contract_table(
+        self, stakes: Stakes, hand: int, low: int, bomb: bool, top: int = 0
+    ) -> dict[int, float]:
+        """The value of every contract from ``low`` to the hand's cap (or ``top``) for an 8-card hand by
+        the estimator, and the bomb's (key -1) when it may be called."""
+        mean, sd = estimator().points(hand, self._options)
+        levels = contract_levels(self._options, low, max(low, top, cap_for(self._options, hand)))
+        table = dict(zip(levels, contract_values(stakes, mean, sd, levels), strict=True))
+        if bomb:
+            table[-1] = bomb_value(stakes) - self._reserve()
+        return table
+
     def _best_contract(self, stakes: Stakes, hand: int, low: int, bomb: bool) -> tuple[float, int]:
         """The value of the best contract from ``low`` for an 8-card hand (the bomb's, as -1, if better)."""
-        mean, sd = estimator().points(hand, self._options)
-        levels = contract_levels(self._options, low, max(low, cap_for(self._options, hand)))
-        values = contract_values(stakes, mean, sd, levels)
-        i = max(range(len(values)), key=lambda j: values[j])
-        best, level = values[i], levels[i]
-        if bomb and bomb_value(stakes) - self._reserve() > best:
-            return bomb_value(stakes) - self._reserve(), -1
-        return best, level
+        return _best(self._contract_table(stakes, hand, low, bomb))
 
     def _reserve(self) -> float:
         return 0.0 if self._options.bombs_per_game is None else BOMB_RESERVE
@@ -275,20 +287,35 @@ class ThousandBot:
         bids = [a for a in legal if BID <= a < GIVE]
         if not bids:
             return PASS
-        assert view.seat is not None
+        values = self._bid_values(view, know, [PASS, min(bids)])
+        hope = know.hand & ALL_ACES or marriages_held(know.hand, self._options.ace_marriage)
+        margin = OPEN_MARGIN if self._opening(view) and hope else MARGIN
+        wanted = values[PASS] + margin
+        return min(bids) if values[min(bids)] > wanted else PASS
+
+    def _bid_values(self, view: ThousandObservation, know: Knowledge, actions: list[int]) -> dict[int, float]:
+        """Passing's value, and each bid's: the mean over the talons the auction allows of the best
+        contract (or bomb) the bot could name from that bid after giving two cards away."""
         stakes = self._stakes(view)
-        low = action_bid(min(bids))
         bomb = self._bomb_allowed(view)
-        total = 0.0
-        talons = self._talons(view, know)
+        bids = [action_bid(a) for a in actions if a != PASS]
+        totals = dict.fromkeys(bids, 0.0)
+        talons = self._talons(view, know) if bids else []
         for talon in talons:
             ten = know.hand | talon
             a, b = gifts(ten)
-            total += self._best_contract(stakes, ten & ~(1 << a) & ~(1 << b), low, bomb)[0]
-        declare = total / len(talons)
-        if declare - self._pass_value(view, know, stakes) > MARGIN:
-            return bid_action(low)
-        return PASS
+            kept = ten & ~(1 << a) & ~(1 << b)
+            table = self._contract_table(stakes, kept, min(bids, default=0), bomb, max(bids, default=0))
+            for bid in bids:
+                totals[bid] += max(v for level, v in table.items() if level >= bid or level < 0)
+        out = {bid_action(bid): total / len(talons) for bid, total in totals.items()}
+        if PASS in actions:
+            out[PASS] = self._pass_value(view, know, stakes)
+        return out
+
+    def _opening(self, view: ThousandObservation) -> bool:
+        """Whether no one has bid yet above the first hand's compulsory bid."""
+        return view.high_bid == self._options.min_bid
 
     def _talons(self, view: ThousandObservation, know: Knowledge) -> list[int]:
         """Talons the auction allows: the unseen cards dealt at random, again while an opponent who bid
@@ -331,7 +358,7 @@ class ThousandBot:
         declarer = q * stakes.contract(high_seat, bid, True) + (1 - q) * stakes.contract(
             high_seat, bid, False
         )
-        rest = [stakes.defence(p, 25) for p in others if p != high_seat]
+        rest = [stakes.defence(p, DEFENDER_POINTS) for p in others if p != high_seat]
         mine = stakes.defence(seat, defence_points(know.hand))
         return mine - (declarer + sum(rest)) / len(others)
 
@@ -402,39 +429,104 @@ class ThousandBot:
         self, stakes: Stakes, points: list[int], kept: int, low: int, bomb: bool
     ) -> tuple[float, int]:
         """The best contract's value (or the bomb's, as -1) when the declarer's points are those samples."""
+        return _best(self._points_table(stakes, points, kept, low, bomb))
+
+    def _points_table(
+        self, stakes: Stakes, points: list[int], kept: int, low: int, bomb: bool
+    ) -> dict[int, float]:
+        """Every contract's value from ``low`` (and the bomb's, key -1) when the declarer's points are
+        those samples."""
         shift = estimator().shift
         levels = contract_levels(self._options, low, max(low, cap_for(self._options, kept)))
         cost = stakes.others_defending()
-        best, level = -1e9, low
+        table = {}
         for bid in levels:
             p = sum(_smooth(m + shift, bid) for m in points) / len(points)
-            value = p * stakes.contract(stakes.seat, bid, True) + (1 - p) * stakes.contract(
-                stakes.seat, bid, False
-            )
-            if value - cost > best:
-                best, level = value - cost, bid
-        if bomb and bomb_value(stakes) - self._reserve() > best:
-            return bomb_value(stakes) - self._reserve(), -1
-        return best, level
+            made, failed = stakes.contract(stakes.seat, bid, True), stakes.contract(stakes.seat, bid, False)
+            table[bid] = p * made + (1 - p) * failed - cost
+        if bomb:
+            table[-1] = bomb_value(stakes) - self._reserve()
+        return table
 
-    def _contract(self, view: ThousandObservation, know: Knowledge, legal: list[int]) -> int:
+    def _contract_values(
+        self, view: ThousandObservation, know: Knowledge, legal: list[int]
+    ) -> dict[int, float]:
+        """Every contract's value and the bomb's: by the deal played out in sampled worlds with the gifts
+        made (``talon`` > 0), else by the estimator."""
         stakes = self._stakes(view)
         bomb = BOMB in legal
         contracts = [a for a in legal if BID <= a < GIVE]
         low = action_bid(min(contracts))
-        given = [c for _, c in know.gifts]
-        key_points = None
-        if self._talon > 0 and len(given) == 2:
+        if self._talon > 0 and len(know.gifts) == 2:
             first, second = (c for r, c in sorted(know.gifts, key=lambda g: _gift_order(view, g[0])))
-            key_points = self._played_points(view, _with_gifts(know, first, second), first, second)
-        if key_points is not None:
-            _, level = self._value_of_points(stakes, key_points, know.hand, low, bomb)
+            points = self._played_points(view, _with_gifts(know, first, second), first, second)
+            table = self._points_table(stakes, points, know.hand, low, bomb)
         else:
-            _, level = self._best_contract(stakes, know.hand, low, bomb)
-        if level < 0:
-            return BOMB
-        action = bid_action(level)
-        return action if action in legal else min(contracts)
+            table = self._contract_table(stakes, know.hand, low, bomb)
+        return {
+            BOMB if level < 0 else bid_action(level): v
+            for level, v in table.items()
+            if (BOMB if level < 0 else bid_action(level)) in legal
+        }
+
+    def _contract(self, view: ThousandObservation, know: Knowledge, legal: list[int]) -> int:
+        values = self._contract_values(view, know, legal)
+        return max(values, key=lambda a: (values[a], -a))  # a tie: the lower contract
+
+    # -- what every action is worth (issue 17's coach reads these) -----------------------------------------
+
+    def action_values(self, observation: object, legal_actions: Sequence[int]) -> dict[int, float]:
+        """The estimated value of every legal action to the observing seat, in points of score: its own
+        change in the deal less the mean change of the others (module docstring), as the bot reckons it.
+
+        - bidding: passing, and each bid as the mean over the talons the auction allows of the best
+          contract (or bomb) the bot could name from it; the bot bids when the lowest bid beats passing
+          by :data:`MARGIN` (:data:`OPEN_MARGIN` when it opens the auction);
+        - the talon: each gift as the best contract left after it (and after the best second gift);
+        - the contract: each contract and the bomb;
+        - the trick play: each card's (or marriage's) mean value over the search's sampled worlds, in
+          points of the declarer's objective from this seat's side (a bot without a search uses one of
+          ``medium``'s size).
+
+        Reads the seat's memory of the tricks like :meth:`choose`, so call it with the same stream of
+        observations (a fresh bot knows the tricks the observation shows).
+        """
+        assert isinstance(observation, ThousandObservation)
+        view = observation
+        know = knowledge(view, self._memory)
+        legal = list(legal_actions)
+        if view.phase == "bidding":
+            return self._bid_values(view, know, legal)
+        if view.phase == "giving":
+            return self._gift_values(view, know, legal)
+        if view.phase == "contract":
+            return self._contract_values(view, know, legal)
+        search = self._search or PlaySearch(0, self._options, self._memory, iters=48, cards=4, margin=0.5)
+        values = search.values(view, legal)
+        return {a: values.get(a, 0.0) for a in legal}
+
+    def _gift_values(self, view: ThousandObservation, know: Knowledge, legal: list[int]) -> dict[int, float]:
+        stakes = self._stakes(view)
+        bomb = self._bomb_allowed(view)
+        out = {}
+        for action in legal:
+            card = (action - GIVE) // 2
+            rest = know.hand & ~(1 << card)
+            if rest.bit_count() == 8:
+                out[action] = self._best_contract(stakes, rest, view.high_bid, bomb)[0]
+            else:
+                out[action] = max(
+                    self._best_contract(stakes, rest & ~(1 << c), view.high_bid, bomb)[0]
+                    for c in range(24)
+                    if rest >> c & 1
+                )
+        return out
+
+
+def _best(table: dict[int, float]) -> tuple[float, int]:
+    """The best value of a contract table and its level (-1: the bomb); a tie: the lower contract."""
+    level = max(table, key=lambda k: (table[k], -k if k >= 0 else -(10**9)))
+    return table[level], level
 
 
 def _smooth(points: float, bid: int) -> float:

@@ -56,6 +56,13 @@ class PlaySearch:
         self.last_iterations = 0
         self.last_worlds = 0
 
+    def values(self, view: ThousandObservation, legal: Sequence[int]) -> dict[int, float]:
+        """Every legal move's mean value to this seat over the sampled worlds (points of the declarer's
+        objective, negated for a defender); empty when no world is found."""
+        moves = sorted(legal)
+        totals, _, drawn = self._search(view, moves, 0)
+        return {m: t / drawn for m, t in zip(moves, totals, strict=True)} if drawn else {}
+
     def choose(self, view: ThousandObservation, legal: Sequence[int], default: int) -> int:
         """The searched move, or ``default`` when no world is found or no move beats it clearly."""
         self.last_iterations = self.last_worlds = 0
@@ -63,11 +70,30 @@ class PlaySearch:
         k = len(moves)
         if k < 2:
             return default
+        d = moves.index(default) if default in moves else 0
+        totals, diffs, drawn = self._search(view, moves, d)
+        if drawn == 0:
+            return default
+        best = max(range(k), key=lambda i: (totals[i], i == d))  # a tie keeps the default
+        if best == d or drawn < 2:
+            return moves[best] if drawn >= 2 else default
+        gaps = diffs[best]
+        mean = sum(gaps) / drawn
+        var = sum((g - mean) ** 2 for g in gaps) / (drawn - 1)
+        if mean <= self.margin * math.sqrt(var / drawn):
+            return default
+        return moves[best]
+
+    def _search(
+        self, view: ThousandObservation, moves: list[int], d: int
+    ) -> tuple[list[float], list[list[float]], int]:
+        """The sums of every move's values over the worlds drawn, each move's differences from move ``d``
+        world by world, and the number of worlds."""
+        k = len(moves)
         worlds = max(2, min(self.max_worlds, -(-self.iters // k)))
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         totals = [0.0] * k
         diffs: list[list[float]] = [[] for _ in range(k)]
-        d = moves.index(default) if default in moves else 0
         rules: solver.Rules | None = None
         sign = 1
         drawn = 0
@@ -92,14 +118,4 @@ class PlaySearch:
                 break
         self.last_worlds = drawn
         self.last_iterations = drawn * k
-        if drawn == 0:
-            return default
-        best = max(range(k), key=lambda i: (totals[i], i == d))  # a tie keeps the default
-        if best == d or drawn < 2:
-            return moves[best] if drawn >= 2 else default
-        gaps = diffs[best]
-        mean = sum(gaps) / drawn
-        var = sum((g - mean) ** 2 for g in gaps) / (drawn - 1)
-        if mean <= self.margin * math.sqrt(var / drawn):
-            return default
-        return moves[best]
+        return totals, diffs, drawn

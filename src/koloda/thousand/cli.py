@@ -225,7 +225,9 @@ def simulate(
         while state.deals_played == before and not state.is_over():
             state.apply(rng.choice(state.legal_actions()))
             actions += 1
-        deal, score = state.results[-1]
+        last = state.last_result
+        assert last is not None  # a deal was just finished
+        deal, score = last
         played += 1
         made += bool(score.made)
         bombs += deal.bomb

@@ -186,6 +186,11 @@ class ThousandState(ThousandRules):
         return self._book.winner
 
     @property
+    def last_result(self) -> tuple[DealInput, DealScore] | None:
+        """The last finished deal and its score (None before the first), without copying :attr:`results`."""
+        return self._results[-1] if self._results else None
+
+    @property
     def deals_played(self) -> int:
         """The number of deals finished so far (the length of :attr:`results`, without copying it)."""
         return len(self._results)

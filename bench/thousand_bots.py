@@ -1,0 +1,182 @@
+"""How Thousand's bots play whole games: issue 14's figures per level (docs/bots.md, docs/performance.md).
+
+    python bench/thousand_bots.py [--levels easy,medium,hard] [--games 100,100,20] [--seed 1]
+                                  [--preset home] [--jobs 1] [--json]
+
+Three seats of one level play whole games (``koloda thousand simulate``'s loop,
+:func:`koloda.simulate.simulate_matches`, one game at a time so that the games can be shared between
+processes) and the script prints, per level: games finished, deals a game (median, p90, max), contracts
+made overall and by bid band, auctions left at the forced minimum, raises after the talon, bombs, barrel
+entries and falls, and the seconds of every bot decision (p50, p99, max), with the goals of issue 14
+point 5 and whether each holds. ``--jobs 2`` plays in one extra process (the machine has two cores: use it
+only when nothing else runs). The load average is printed with the figures: the times depend on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from koloda.registry import get
+from koloda.simulate import simulate_matches
+from koloda.thousand.options import ThousandOptions
+
+#: Issue 14, point 5: the share of contracts made each level must reach.
+MADE_GOAL = {"easy": 0.50, "medium": 0.65, "hard": 0.75}
+BANDS = ("100", "105-120", "125-150", "155-200", "205+")
+
+
+def play_games(level: str, preset: str, seeds: list[int], max_deals: int) -> dict[str, Any]:
+    """Whole games of three bots of ``level``, one per seed: every game's figures and every move's time."""
+    options = ThousandOptions.preset(preset)
+    games = []
+    times: list[float] = []
+    for seed in seeds:
+        games.append(
+            simulate_matches(
+                get("thousand"),
+                options,
+                players=3,
+                bots=[level],
+                matches=1,
+                seed=seed,
+                max_deals=max_deals,
+                move_seconds=times,
+            )
+        )
+    return {"games": games, "times": times}
+
+
+def _pct(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def summary(level: str, games: list[dict[str, Any]], times: list[float]) -> dict[str, Any]:
+    """The figures of issue 14 for one level, from the games' own figures."""
+    lengths = sorted(g["deals"] for g in games)
+    total: dict[str, Any] = {"bands": {b: {"played": 0, "made": 0} for b in BANDS}}
+    keys = (
+        "finished",
+        "contracts_played",
+        "contracts_made",
+        "auctions",
+        "forced_minimum",
+        "forced_played",
+        "forced_made",
+        "raises",
+        "bombs",
+        "barrel_entries",
+        "barrel_falls",
+    )
+    for g in games:
+        for key in keys:
+            total[key] = total.get(key, 0) + g[key]
+        for band in BANDS:
+            for k in ("played", "made"):
+                total["bands"][band][k] += g["bands"][band][k]
+    played = total["contracts_played"]
+    made_share = total["contracts_made"] / played if played else 0.0
+    forced_share = total["forced_minimum"] / total["auctions"] if total["auctions"] else 0.0
+    median = _pct([float(n) for n in lengths], 0.5)
+    out = {
+        "level": level,
+        "games": len(games),
+        **total,
+        "deals_median": int(median),
+        "deals_p90": int(_pct([float(n) for n in lengths], 0.9)),
+        "deals_max": max(lengths),
+        "made_share": round(made_share, 3),
+        "forced_share": round(forced_share, 3),
+        "moves": len(times),
+        "move_p50_ms": round(1000 * _pct(times, 0.5), 2),
+        "move_p99_ms": round(1000 * _pct(times, 0.99), 1),
+        "move_max_ms": round(1000 * max(times, default=0.0), 1),
+    }
+    goals = {
+        "all finish within 200 deals": total["finished"] == len(games) and max(lengths) <= 200,
+        "median deals 15-40": 15 <= median <= 40,
+        "forced minimum <= 40%": forced_share <= 0.40,
+    }
+    if level in MADE_GOAL:
+        goals[f"contracts made >= {MADE_GOAL[level]:.0%}"] = made_share >= MADE_GOAL[level]
+    if level == "hard":
+        goals["p99 <= 1 s a move"] = out["move_p99_ms"] <= 1000
+    out["goals"] = goals
+    return out
+
+
+def lines(s: dict[str, Any]) -> list[str]:
+    def share(part: int, whole: int) -> str:
+        return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "-"
+
+    bands = ", ".join(f"{b}: {share(v['made'], v['played'])}" for b, v in s["bands"].items() if v["played"])
+    out = [
+        f"== {s['level']}: {s['games']} games, {s['finished']} finished",
+        f"deals a game: median {s['deals_median']}, p90 {s['deals_p90']}, max {s['deals_max']}",
+        f"contracts made: {share(s['contracts_made'], s['contracts_played'])}; by band: {bands}",
+        f"forced minimum: {share(s['forced_minimum'], s['auctions'])} of auctions; "
+        f"those contracts made {share(s['forced_made'], s['forced_played'])}",
+        f"raises after the talon: {s['raises']}; bombs: {s['bombs']}; "
+        f"barrel: {s['barrel_entries']} entries, {s['barrel_falls']} falls",
+        f"seconds a move ({s['moves']} decisions): p50 {s['move_p50_ms']} ms, p99 {s['move_p99_ms']} ms, "
+        f"max {s['move_max_ms']} ms",
+    ]
+    out += [f"  [{'ok' if ok else 'NO'}] {goal}" for goal, ok in s["goals"].items()]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="easy,medium,hard")
+    parser.add_argument("--games", default="100,100,20", help="games per level (one number: for all)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--preset", default="home")
+    parser.add_argument("--max-deals", type=int, default=500)
+    parser.add_argument("--jobs", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    levels = args.levels.split(",")
+    counts = [int(n) for n in args.games.split(",")]
+    counts = counts * len(levels) if len(counts) == 1 else counts
+    results = []
+    began = time.time()
+    for level, count in zip(levels, counts, strict=True):
+        seeds = [args.seed + i for i in range(count)]
+        if args.jobs == 2:  # one extra process plays the odd games
+            with ProcessPoolExecutor(max_workers=1) as pool:
+                other = pool.submit(play_games, level, args.preset, seeds[1::2], args.max_deals)
+                mine = play_games(level, args.preset, seeds[0::2], args.max_deals)
+                theirs = other.result()
+            games, times = mine["games"] + theirs["games"], mine["times"] + theirs["times"]
+        else:
+            played = play_games(level, args.preset, seeds, args.max_deals)
+            games, times = played["games"], played["times"]
+        s = summary(level, games, times)
+        results.append(s)
+        if not args.json:
+            print("\n".join(lines(s)), flush=True)
+    machine = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        "preset": args.preset,
+        "jobs": args.jobs,
+        "seconds": round(time.time() - began),
+    }
+    if args.json:
+        print(json.dumps({**machine, "levels": results}))
+    else:
+        print(
+            f"machine: {machine['machine']}; load average {machine['load_average']} at the end; "
+            f"{machine['date']}; {machine['seconds']} s"
+        )
+
+
+if __name__ == "__main__":
+    main()
