@@ -1,6 +1,6 @@
 """The coach's rater for Bank (docs/analysis.md): the search bot's worlds and playouts, every move valued.
 
-At a decision the rater draws ``worlds`` deals consistent with the seat's observation
+At a decision the rater draws deals consistent with the seat's observation
 (:class:`koloda.bank.worlds.WorldSampler`, as the search bot does), plays every legal move in each of them
 and the deal out to its end with the same playout randomness for every move (a paired comparison: the
 difference between two moves is measured without the luck of the deal), and scores the end by the search
@@ -11,6 +11,7 @@ own observation of the world) with a share ``noise`` of random moves.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,15 +30,32 @@ THRESHOLDS = Thresholds(mistake=10.0, blunder=25.0)
 
 
 class BankRater:
-    """Values every legal move of a Bank seat over ``worlds`` sampled deals (module docstring)."""
+    """Values every legal move of a Bank seat over sampled deals (module docstring): ``batch`` worlds at a
+    time, from ``least`` up to ``most`` (and at most ``playouts`` playouts a decision), until every move's
+    mark is clear: its loss against the best move at least ``sure`` standard errors (of the paired
+    difference, world by world) away from both thresholds."""
 
     thresholds = THRESHOLDS
 
-    def __init__(self, options: Options | None = None, *, worlds: int = 512, noise: float = 0.0) -> None:
+    def __init__(
+        self,
+        options: Options | None = None,
+        *,
+        batch: int = 64,
+        least: int = 128,
+        most: int = 1024,
+        playouts: int = 4096,
+        sure: float = 3.0,
+        noise: float = 0.0,
+    ) -> None:
         opts = options if isinstance(options, BankOptions) else BankOptions()
         self._sampler = WorldSampler(opts)
         self._options = opts
-        self._worlds = worlds
+        self._batch = batch
+        self._least = least
+        self._most = most
+        self._playouts = playouts
+        self._sure = sure
         self._noise = noise
 
     def values(
@@ -47,21 +65,44 @@ class BankRater:
         seat = observation.seat
         if len(legal) < 2 or seat is None:
             return None
-        totals = dict.fromkeys(legal, 0.0)
-        drawn = 0
-        for _ in range(self._worlds):
+        k = len(legal)
+        most = max(self._least, min(self._most, self._playouts // k))
+        scores: list[list[float]] = []  # per world, every move's value
+        while len(scores) < most:
             world = self._sampler(observation, rng)
             if world is None:
                 break
             round_seed = rng.getrandbits(32)
+            row = []
             for action in legal:
                 sim = world.copy()
                 sim.apply(action)
-                totals[action] += self._playout(sim, seat, round_seed)
-            drawn += 1
-        if drawn == 0:
+                row.append(self._playout(sim, seat, round_seed))
+            scores.append(row)
+            n = len(scores)
+            if n >= self._least and n % self._batch == 0 and self._clear(scores):
+                break
+        if not scores:
             return None
-        return {a: t / drawn for a, t in totals.items()}
+        n = len(scores)
+        return {a: sum(row[i] for row in scores) / n for i, a in enumerate(legal)}
+
+    def _clear(self, scores: list[list[float]]) -> bool:
+        """Whether every move's loss is far enough from both thresholds to keep its mark."""
+        n = len(scores)
+        k = len(scores[0])
+        means = [sum(row[i] for row in scores) / n for i in range(k)]
+        best = max(range(k), key=lambda i: means[i])
+        for i in range(k):
+            if i == best:
+                continue
+            diffs = [row[best] - row[i] for row in scores]
+            loss = means[best] - means[i]
+            var = sum((d - loss) ** 2 for d in diffs) / (n - 1)
+            error = self._sure * math.sqrt(var / n)
+            if any(abs(loss - t) < error for t in (self.thresholds.mistake, self.thresholds.blunder)):
+                return False
+        return True
 
     def _playout(self, sim: BankState, seat: int, seed: int) -> float:
         bot = BankHeuristicBot(seed, noise=self._noise, options=self._options)
