@@ -114,7 +114,9 @@ def test_hidden_cards_changed_consistently_with_the_view_change_nothing(game: st
     record = state.record()
 
     def rater() -> object:
-        return BankRater(None, least=24, most=24) if game == "bank" else ThousandRater(None, worlds=6, talons=8)
+        if game == "bank":
+            return BankRater(None, least=24, most=24)
+        return ThousandRater(None, worlds=6, talons=8)
 
     for seat in range(3):
         plain = analyse(spec, record_steps(spec, record), seat, rater(), seed=5)  # type: ignore[arg-type]
