@@ -95,6 +95,21 @@ def test_thousand_bidding_300_without_a_marriage_is_a_blunder() -> None:
     assert move["best"] == "pass"
 
 
+#: Seat 0 declares at the compulsory 100 with the king and queen of spades (a marriage, 40) in hand.
+THOUSAND_MARRIAGE = {
+    "dealer": 2,
+    "hands": ["AS 10S KS QS JS 9S 9D", "AH JH 9H KD JD QC JC", "10H KH QH AD 10D QD KC"],
+    "talon": "AC 10C 9C",
+}
+
+
+def test_thousand_giving_away_half_a_marriage_from_the_talon_is_a_blunder() -> None:
+    record = _record(thousand_deal(THOUSAND_MARRIAGE), ["pass", "pass", "KS>1"])
+    move = _move(record, THOUSAND, 0, 2, ThousandRater(None))
+    assert move["action"] == "KS>1" and move["mark"] == "??"
+    assert move["best"] in ("9C>1", "9D>1")
+
+
 def _redealt(spec: GameSpec, steps: Iterator[Step], seat: int) -> Iterator[Step]:
     """The same steps with the cards hidden from ``seat`` dealt again at every one of its turns."""
     rng = random.Random(99)
