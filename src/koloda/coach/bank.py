@@ -29,6 +29,11 @@ from koloda.options import Options
 THRESHOLDS = Thresholds(mistake=10.0, blunder=25.0)
 
 
+#: Draws the sampler may give up on (each after its own attempts) before a decision is valued on the worlds
+#: found so far (or not rated, with none).
+_MISSES = 16
+
+
 class BankRater:
     """Values every legal move of a Bank seat over sampled deals (module docstring): ``batch`` worlds at a
     time, from ``least`` up to ``most`` (and at most ``playouts`` playouts a decision), until every move's
@@ -68,10 +73,14 @@ class BankRater:
         k = len(legal)
         most = max(self._least, min(self._most, self._playouts // k))
         scores: list[list[float]] = []  # per world, every move's value
+        misses = 0
         while len(scores) < most:
             world = self._sampler(observation, rng)
-            if world is None:
-                break
+            if world is None:  # the sampler gave up on one draw: hard to sample, not impossible
+                misses += 1
+                if misses >= _MISSES:
+                    break
+                continue
             round_seed = rng.getrandbits(32)
             row = []
             for action in legal:
