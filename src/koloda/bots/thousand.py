@@ -5,13 +5,15 @@ knows is rebuilt from it by :func:`koloda.thousand.knowledge.knowledge`.
 
 - **Bidding, the talon and the contract** are valued by :mod:`koloda.bots.thousand_eval`: the estimator of
   what an 8-card declarer hand makes, averaged over the talons the auction allows, weighed by the score
-  book's stakes (rules S1-S13). The bot raises while being the declarer beats passing by a margin; with the
-  talon it gives away the pair of cards that leaves the best contract, and names the contract (or the
-  bomb) of the highest value. With ``talon`` > 0 (``hard``) the gifts and the contract are valued instead by
-  playing the deal out in that many sampled worlds per candidate (the search's playouts and solver).
+  book's stakes (rules S1-S13). The bot raises while being the declarer beats passing by a margin
+  (opening the auction on the talon's hope with a marriage or an ace); with the talon it gives away the
+  pair of cards that leaves the best contract, and names the contract (or the bomb) of the highest value.
+  With ``talon`` > 0 (``hard``) the gifts and the contract are valued instead by playing the deal out in
+  that many sampled worlds per candidate (the search's playouts and solver).
 - **Card play**: the heuristic (:class:`CardPlay`) alone, or the search
   (:class:`koloda.bots.thousand_search.PlaySearch`), which overrules the heuristic's card only when its
   sampled worlds show a clearly better one.
+- :meth:`ThousandBot.action_values` gives every legal action's value as the bot reckons it (for a coach).
 
 >>> from koloda.thousand import new_game, observe
 >>> state = new_game(seed=5, scope="deal")

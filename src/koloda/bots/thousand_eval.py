@@ -28,7 +28,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -309,14 +308,3 @@ def defence_points(hand: int) -> int:
         MARRIAGE_VALUES[s] for s in range(4) if hand >> (s * 6 + _QUEEN) & hand >> (s * 6 + _KING) & 1
     )
     return round(DEFENCE_CARDS * mask_points(hand) + DEFENCE_MARRIAGES * marriages)
-
-
-def draw_talons(
-    hand: int, unseen: Sequence[int], count: int, rng: random.Random, allowed: object = None
-) -> list[int]:
-    """``count`` talons of three of the ``unseen`` cards (bitmasks), drawn at random."""
-    talons = []
-    for _ in range(count):
-        picked = rng.sample(list(unseen), 3)
-        talons.append(sum(1 << c for c in picked))
-    return talons
