@@ -31,7 +31,7 @@ THRESHOLDS = Thresholds(mistake=10.0, blunder=25.0)
 
 #: Draws the sampler may give up on (each after its own attempts) before a decision is valued on the worlds
 #: found so far (or not rated, with none).
-_MISSES = 16
+_MISSES = 128
 
 
 class BankRater:
@@ -48,8 +48,8 @@ class BankRater:
         *,
         batch: int = 64,
         least: int = 128,
-        most: int = 1024,
-        playouts: int = 4096,
+        most: int = 2048,
+        playouts: int = 8192,
         sure: float = 3.0,
         noise: float = 0.0,
     ) -> None:
