@@ -114,7 +114,7 @@ class Analysis:
                         "coach.move",
                         index=m.index,
                         action=m.action,
-                        mark=f" {m.mark}" if m.mark else "",
+                        mark=(" " + m.mark) if m.mark else "",
                         value=m.value_played,
                         best=m.best,
                         best_value=m.value_best,
