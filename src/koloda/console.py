@@ -81,6 +81,12 @@ PUNCTUATION = {
     "≥": ">=",
     "№": "No.",
     "\u00a0": " ",
+    # the terminal's table view (koloda.screen): rich's lines and boxes, the mark of the player to act
+    "▶": ">",
+    "─": "-",
+    "━": "=",
+    "│": "|",
+    **dict.fromkeys("┌┐└┘├┤┬┴┼╭╮╰╯", "+"),
 }
 
 

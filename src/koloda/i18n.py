@@ -102,6 +102,42 @@ def words(lang: Lang) -> dict[str, str]:
     return {key: catalog.template(key, None) for key in catalog.ids() if key.startswith(BROWSER)}
 
 
+#: A reason that names the seat acting is said to the person who made the move in the second person (the
+#: terminal's prompts, the web's refusal of a seat's own action): these keys have a form ``KEY.you`` ("you
+#: must follow suit ♥", not "seat 0 must follow suit ♥").
+ADDRESSED = (
+    N_("thousand.why.beat.you"),
+    N_("thousand.why.follow.you"),
+    N_("thousand.why.marriage_pair.you"),
+    N_("thousand.why.no_bomb.you"),
+    N_("thousand.why.not_held.you"),
+    N_("thousand.why.phase.you"),
+    N_("thousand.why.trump.you"),
+    N_("bank.why.not_held.you"),
+    N_("bank.why.suit_taken.you"),
+    N_("bank.illegal_for.you"),  # without the seat's number
+    N_("thousand.refused.you"),  # without the action's number
+)
+
+
+def addressed(detail: Msg | str) -> Msg | str:
+    """The engine's reason for refusing the person's own move, in words for that person: no seat number,
+    no action number (see :data:`ADDRESSED`).
+
+    >>> print(addressed(Msg("thousand.why.follow", seat=0, suit="♥")))
+    you must follow suit ♥ (rule G11)
+    >>> print(addressed(Msg("thousand.refused", action="9S", id=0, reason=Msg("thousand.why.over"))))
+    '9S' is refused: the game is over
+    """
+    if not isinstance(detail, Msg):
+        return detail
+    params = {
+        name: addressed(value) if isinstance(value, Msg) else value for name, value in detail.params.items()
+    }
+    key = detail.key + ".you" if known(detail.key + ".you") else detail.key
+    return Msg(key, **params)
+
+
 def plural_forms(lang: Lang) -> int:
     """How many plural forms ``lang`` has (English 2, Russian 3)."""
     return _catalog(lang).nplurals

@@ -6,16 +6,17 @@ tests drive them by feeding lines.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO, TypeVar
 
 from koloda.bots.base import Fault
 from koloda.cards import Card
 from koloda.errors import KolodaError, RequestError
-from koloda.i18n import Lang, Msg
+from koloda.i18n import Lang, Msg, addressed
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -32,6 +33,14 @@ class Quit(Exception):
 
 
 QUIT_WORDS = frozenset({"quit", "exit", "q", "выход", "выйти"})
+#: What asks a move prompt for the legal moves.
+HELP_WORDS = frozenset({"?", "help", "помощь"})
+
+
+def moves_asked(text: str, moves: list[str]) -> None:
+    """At a move prompt, ``?`` (or help) is answered with the legal moves, as a message the prompt shows."""
+    if text.strip().lower() in HELP_WORDS:
+        raise RequestError(Msg("term.legal_moves", moves=", ".join(moves)))
 
 
 def colour_enabled(stream: TextIO | None = None) -> bool:
@@ -67,10 +76,16 @@ def dim(text: str, colour: bool) -> str:
 
 
 def ask(
-    prompt: str, parse: Callable[[str], T], *, read: Read = input, write: Write = print, lang: Lang = "en"
+    prompt: str,
+    parse: Callable[[str], T],
+    *,
+    read: Read = input,
+    write: Write = print,
+    lang: Lang = "en",
+    complete: Sequence[str] = (),
 ) -> T:
     """Prompt until ``parse`` accepts the answer; a KolodaError's message is shown (in ``lang``) and the
-    prompt repeated.
+    prompt repeated. ``complete``: the words the Tab key completes, where the terminal allows it.
 
     >>> answers = iter(["x", "7"])
     >>> ask("n? ", int_in(1, 9), read=lambda _: next(answers), write=print)
@@ -79,7 +94,8 @@ def ask(
     """
     while True:
         try:
-            line = read(prompt)
+            with completing(complete) if read is input else contextlib.nullcontext():
+                line = read(prompt)
         except (EOFError, KeyboardInterrupt):
             raise Quit from None
         if line.strip().lower() in QUIT_WORDS:
@@ -88,6 +104,36 @@ def ask(
             return parse(line)
         except KolodaError as exc:
             write(exc.text(lang))
+
+
+@contextlib.contextmanager
+def completing(words: Sequence[str]) -> Iterator[None]:
+    """Tab completes ``words`` at the prompt while the block runs: GNU readline or libedit, on a terminal
+    (nothing happens where there is neither, as on Windows' console without pyreadline)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    if not words or not sys.stdin.isatty():
+        yield
+        return
+    choices = sorted(set(words))
+
+    def complete(text: str, state: int) -> str | None:
+        found = [word for word in choices if word.lower().startswith(text.lower())]
+        return found[state] if state < len(found) else None
+
+    old, delims = readline.get_completer(), readline.get_completer_delims()
+    readline.set_completer(complete)
+    readline.set_completer_delims(" \t\n")
+    libedit = "libedit" in (readline.__doc__ or "")
+    readline.parse_and_bind("bind ^I rl_complete" if libedit else "tab: complete")
+    try:
+        yield
+    finally:
+        readline.set_completer(old)
+        readline.set_completer_delims(delims)
 
 
 def refusal(reason: KolodaError, moves: Iterable[str]) -> KolodaError:
@@ -105,7 +151,7 @@ def refusal(reason: KolodaError, moves: Iterable[str]) -> KolodaError:
     A reason the catalog cannot say in Russian (a plain-text message) is shown as it is, in English.
     """
     kind = type(reason)  # the same kind of error: the engine's reason, in the interface's words
-    return kind(Msg("term.refused", reason=reason.detail, moves=", ".join(moves)))
+    return kind(Msg("term.refused", reason=addressed(reason.detail), moves=", ".join(moves)))
 
 
 def note_fault(fault: Fault) -> None:

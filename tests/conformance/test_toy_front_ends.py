@@ -138,14 +138,15 @@ def play_the_page(url: str, errors: list[str]) -> None:
         page.goto(url)
         for _ in range(toy.ToyOptions().target * 3):  # one move of ours a deal; a deal scores a point
             page.wait_for_function(
-                "document.body.dataset.myturn === '1' || document.body.dataset.over === '1'",
+                # a function, not a string: the page's Content-Security-Policy forbids eval
+                "() => document.body.dataset.myturn === '1' || document.body.dataset.over === '1'",
                 timeout=15000,
             )
             if page.evaluate("document.body.dataset.over") == "1":
                 break
             before = page.evaluate("document.body.dataset.v")
             page.locator("#actions button.act").first.click()
-            page.wait_for_function(f"document.body.dataset.v !== '{before}'", timeout=15000)
+            page.wait_for_function(f"() => document.body.dataset.v !== '{before}'", timeout=15000)
         assert page.evaluate("document.body.dataset.over") == "1"
         assert "points" in page.text_content("#zones")
         browser.close()

@@ -33,8 +33,9 @@ def first_choice(out: list[str], extra: list[str]) -> Callable[[str], str]:
     def read(prompt: str) -> str:
         if extra:
             return extra.pop(0)
-        offered = next(line for line in reversed(out) if line.startswith(("Можно: ", "You may: ")))
-        moves = offered.split(": ", 1)[1].split(", ")
+        lines = [line for text in out for line in text.splitlines()]  # the table view is one text
+        offered = next(line for line in reversed(lines) if line.startswith(("Ваши ходы (", "Your moves (")))
+        moves = offered.split("): ", 1)[1].split(", ")
         return "пас" if "пас" in moves else "pass" if "pass" in moves else moves[0]
 
     return read
@@ -42,7 +43,7 @@ def first_choice(out: list[str], extra: list[str]) -> Callable[[str], str]:
 
 def test_play_a_whole_game_in_russian() -> None:
     out: list[str] = []
-    wrong = ["что-то", "600", "AS"]  # not a move; a bid above the cap or the seat's turn; a card in bidding
+    wrong = ["что-то", "600", "AS", "?"]  # not a move; a bid above the cap; a card in bidding; the moves
     state = play_game(
         ThousandOptions(), seed=3, bots=_bots(3), lang="ru", read=first_choice(out, wrong), write=out.append
     )
@@ -50,11 +51,15 @@ def test_play_a_whole_game_in_russian() -> None:
     text = "\n".join(out)
     assert "ход «что-то» не понят" in text  # the reason, in Russian, then the prompt again
     assert "невозможен" in text  # an illegal move is refused in Russian too
+    assert "Возможные ходы: пас, " in text  # '?' lists the moves
     assert "Прикуп: " in text and "Играющий: " in text and "взятку берёт" in text
     assert text.count("(обязательно)") == len(state.results)  # the first hand's bid, every deal
     assert "играет на 100" in text
     assert "| Кон | Игра | Вы | Бот 1 | Бот 2 |" in text
     assert text.count("| Кон | Игра |") == len(state.results)  # the table after every deal
+    # the person is spoken to (the verb agrees with «вы»): «Сдаёте вы.», never «Сдаёт: Вы.»
+    assert "Сдаёте вы." in text and "сдаёте вы" in text and "Сдаёт: Вы" not in text and "сдаёт Вы" not in text
+    assert "Сдаёт: Бот 1." in text
     assert out[-1].startswith(("Победил", "Победила"))
 
 

@@ -118,10 +118,12 @@ def test_unknown_table_is_404(client: TestClient) -> None:
 
 
 def test_join_takes_a_free_seat_once(client: TestClient) -> None:
-    made = create(client, game="bank", players=2, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    seats = [{"kind": "human", "open": True}, {"kind": "bot", "level": "easy"}]
+    made = create(client, game="bank", players=2, seats=seats)
     table_id = made["id"]
+    link = tokens(client, table_id)[0]
     joined = client.post(f"/api/tables/{table_id}/join", json={"seat": 0, "name": "Вера"})
-    assert joined.status_code == 200 and joined.json()["token"] == tokens(client, table_id)[0]
+    assert joined.status_code == 200 and joined.json()["token"] == tokens(client, table_id)[0] != link
     again = client.post(f"/api/tables/{table_id}/join", json={"seat": 0})
     assert again.status_code == 409 and again.json()["error"] == "seat_taken"
     bot = client.post(f"/api/tables/{table_id}/join", json={"seat": 1})
@@ -129,7 +131,7 @@ def test_join_takes_a_free_seat_once(client: TestClient) -> None:
     bad = client.post(f"/api/tables/{table_id}/join", json={"seat": 7})
     assert bad.status_code == 400 and bad.json()["error"] == "bad_seat"
     info = client.get(f"/api/tables/{table_id}").json()
-    assert info["seats"][0] == {"name": "Вера", "bot": None, "taken": True}
+    assert info["seats"][0] == {"name": "Вера", "bot": None, "taken": True, "open": True}
 
 
 def test_hello_sends_the_seat_its_own_view_and_a_spectator_no_hand(client: TestClient) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import Server, shot
+from web_helpers import Server, csp_violations, shot
 
 from koloda.bank import new_game
 
@@ -26,9 +26,10 @@ def page(browser: Any) -> Any:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: errors.extend(csp_violations([message])))
     yield page
     context.close()
-    assert not errors, errors  # no script error on any page
+    assert not errors, errors  # no script error on any page, nothing the Content-Security-Policy refused
 
 
 def version(page: Any) -> str:
@@ -53,7 +54,7 @@ def play_first_legal(page: Any) -> None:
 
 def wait_turn_or(page: Any, condition: str) -> bool:
     """Wait until it is this seat's turn or ``condition`` holds; True when it is the turn."""
-    page.wait_for_function(f"document.body.dataset.myturn === '1' || ({condition})", timeout=STEP_MS)
+    page.wait_for_function(f"() => document.body.dataset.myturn === '1' || ({condition})", timeout=STEP_MS)
     return bool(page.evaluate("document.body.dataset.myturn === '1'"))
 
 
@@ -68,7 +69,7 @@ def test_bank_deal_against_three_bots_by_clicking(server: Server, page: Any) -> 
     page.click("#new-table summary")
     page.fill("#options", "targt=300")  # a misspelt rule is refused with the reason, no table made
     page.click("#create")
-    page.wait_for_function("document.getElementById('create-error').textContent.includes('targt')")
+    page.wait_for_function("() => document.getElementById('create-error').textContent.includes('targt')")
     assert (
         "target" in page.text_content("#create-error") and httpx.get(server.url + "/api/tables").json() == []
     )
@@ -152,7 +153,7 @@ def test_thousand_deal_bidding_talon_gifts_tricks_and_a_reload(server: Server, p
                 before = hand(page)
                 page.reload()
                 page.wait_for_selector("body[data-v]")
-                page.wait_for_function("document.body.dataset.myturn === '1'", timeout=STEP_MS)
+                page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=STEP_MS)
                 assert hand(page) == before  # the same seat, the same cards, carrying on
                 reloaded = True
                 shot(page, "thousand-after-reload")
@@ -227,10 +228,14 @@ def test_three_deal_score_sheet_matches_the_seeds_table(server: Server, page: An
     page.select_option("#declarer", "Аня")
     page.fill("#bid", "95")
     page.click("#add")
-    page.wait_for_function("document.getElementById('deal-error').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('deal-error').textContent.length > 0")
     assert "95" in page.text_content("#deal-error") and len(sheet_rows(page)) == 3
+    page.click("#undo")  # asked first (issue 20): kept, then taken back
+    page.click("#confirm-no")
+    assert len(sheet_rows(page)) == 3
     page.click("#undo")
-    page.wait_for_function("document.body.dataset.deals === '2'")
+    page.click("#confirm-yes")
+    page.wait_for_function("() => document.body.dataset.deals === '2'")
     assert sheet_rows(page) == seed_table()[:2]
     enter_deal(page, "Вера", 110, {}, {}, True)
     markdown = httpx.get(server.url + page.get_attribute("#export-md", "href")).text
@@ -254,7 +259,7 @@ def test_end_of_match_screen_shows_the_winner_and_the_chart(server: Server, page
     page.wait_for_selector("#end:not(.hidden)", timeout=60_000)
     assert page.locator("#end svg.chart polyline.player-line").count() == 3
     assert page.locator("#end table tbody tr").count() >= 1
-    assert page.text_content("#end .status").startswith("Победитель: Bot")
+    assert page.text_content("#end .status").startswith("Победитель: Бот")  # in the page's language
     assert page.locator(".hand .card").count() == 0  # a spectator has no hand
     shot(page, "bank-match-end")
 
@@ -273,7 +278,7 @@ def test_phone_screen_and_language_switch(server: Server, browser: Any) -> None:
         shot(page, "phone-lobby")
         page.click(".seat-link")
         page.wait_for_selector(".hand .card")
-        page.wait_for_function("document.body.dataset.myturn === '1'", timeout=STEP_MS)
+        page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=STEP_MS)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert re.search(r"Your turn", page.text_content("#status") or "")
         box = page.locator(".hand .card").first.bounding_box()
@@ -286,7 +291,7 @@ def test_phone_screen_and_language_switch(server: Server, browser: Any) -> None:
 def test_join_a_free_seat_from_the_lobby_and_survive_a_server_restart(server: Server, page: Any) -> None:
     first = new_game(players=2, seed=2).current_player  # the newcomer takes the seat that moves first
     assert first is not None
-    seats: list[dict[str, str]] = [{"kind": "human"}, {"kind": "human"}]
+    seats = [{"kind": "human", "open": True}, {"kind": "human", "open": True}]
     made = httpx.post(
         server.url + "/api/tables", json={"game": "bank", "players": 2, "seed": 2, "seats": seats}
     )
@@ -299,9 +304,9 @@ def test_join_a_free_seat_from_the_lobby_and_survive_a_server_restart(server: Se
     assert "Боря" in page.text_content(f'.seat[data-seat="{first}"]')
     before = hand(page)
     server.kill()  # the server dies under the page; the page says so and keeps trying
-    page.wait_for_function("document.body.dataset.connected === '0'", timeout=STEP_MS)
+    page.wait_for_function("() => document.body.dataset.connected === '0'", timeout=STEP_MS)
     server.start()
-    page.wait_for_function("document.body.dataset.connected === '1'", timeout=STEP_MS)
+    page.wait_for_function("() => document.body.dataset.connected === '1'", timeout=STEP_MS)
     assert hand(page) == before and page.evaluate("document.body.dataset.myturn") == "1"
     cards = page.locator(".hand .card.legal[data-action]")
     click_and_wait(
@@ -309,4 +314,30 @@ def test_join_a_free_seat_from_the_lobby_and_survive_a_server_restart(server: Se
     )
     assert version(page) == "1"  # and play goes on
     lobby = httpx.get(server.url + "/api/tables").json()[0]
-    assert lobby["seats"][first] == {"name": "Боря", "bot": None, "taken": True}
+    assert lobby["seats"][first] == {"name": "Боря", "bot": None, "taken": True, "open": True}
+
+
+def test_the_host_opens_a_seat_to_the_lobby_and_the_others_keep_to_their_links(
+    server: Server, page: Any
+) -> None:
+    """Issue 15: a seat offered by link is taken only with its link; open seats are those the host marks
+    open when creating the table (a checkbox beside each human seat)."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row")
+    page.select_option("#game", "bank")
+    page.select_option("#players", "3")
+    assert not page.is_visible('.seat-row[data-seat="1"] .open')  # a bot seat: nothing to open
+    for seat in (1, 2):
+        page.locator(f'.seat-row[data-seat="{seat}"] .kind').select_option("human")
+    assert page.is_visible('.seat-row[data-seat="1"] .open')
+    page.check('.seat-row[data-seat="1"] .open input')
+    page.click("#create")
+    page.wait_for_selector(".seat-link")
+    table = httpx.get(server.url + "/api/tables").json()[0]
+    assert [seat["open"] for seat in table["seats"]] == [False, True, False]
+    page.goto(server.url + "/")
+    page.wait_for_selector('button.join[data-seat="1"]')
+    assert page.locator("button.join").count() == 1  # seats 0 and 2 are for the links the host sends
+    shot(page, "lobby-open-seat")
+    refused = httpx.post(f"{server.url}/api/tables/{table['id']}/join", json={"seat": 2})
+    assert refused.status_code == 403 and refused.json()["error"] == "seat_by_link"

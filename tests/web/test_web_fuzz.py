@@ -1,7 +1,9 @@
-"""Property-based (hypothesis): malformed bodies, query strings, paths and methods sent to every endpoint,
-and malformed messages sent to the websocket. Whatever arrives: never a 5xx, every refusal the JSON error
-shape (or the websocket's error frame followed by a resync), and a refusal changes nothing stored (tables,
-actions, seats, sheets, deals, banki games and events) and no table's version.
+"""Property-based (hypothesis): malformed bodies, query strings, paths, methods and headers (content type,
+origin) sent to every endpoint (the API, the pages, /metrics, /healthz, the static files), and malformed
+messages, text or binary, sent to the websocket at a table or at any path. Whatever arrives: never a 5xx,
+every refusal the JSON error shape (or the websocket's error frame followed by a resync, or by a close
+with 4000 + the status for a bad first message), and a refusal changes nothing stored (tables, actions,
+seats, sheets, deals, banki games and events) and no table's version.
 
 The strategies mix random JSON with near-valid requests: a valid body with one part removed, replaced,
 given another type, or an extra key, so that the checks behind the first one are reached too."""
@@ -25,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 from web_helpers import app_client, hub
 
 from koloda.store import Store
+from koloda.web.limits import Limits
 
 CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 NAMES = ["Аня", "Боря", "Вера", "Гена"]
@@ -66,7 +69,15 @@ GETS: list[tuple[str, dict[str, str]]] = [
     ("/api/sheets/1/export/jsonl", {}),
     ("/api/banki", {}),
     ("/api/banki/1", {}),
+    ("/api/banki/options", {}),
+    ("/metrics", {}),
+    ("/healthz", {}),
 ]
+#: The pages and a static file: they answer HTML, JavaScript or CSS, and refuse like the API.
+PAGES = ["/", "/table/1", "/sheet", "/sheet/1", "/banki", "/banki/1", "/static/common.js"]
+#: No rate or count limit: every example reaches the checks behind the guard's counters (those have their
+#: own tests, tests/web/test_web_guard.py); the sizes, depth and names keep their defaults.
+UNLIMITED = Limits(requests=0, creations=0, messages=0, address_messages=0, connections=0, excess=0)
 
 # -- strategies --------------------------------------------------------------------------------------
 
@@ -176,6 +187,21 @@ class Call:
     path: str
     content: bytes | None = None
     params: tuple[tuple[str, str], ...] = ()
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def foreign(self) -> bool:
+        """A request that changes something from another site or without a JSON body: the guard refuses
+        it whatever the rest says (the test client's host is ``testserver``; its default type is JSON)."""
+        if self.method in ("GET", "HEAD", "OPTIONS"):
+            return False
+        headers = dict(self.headers)
+        origin, site = headers.get("origin"), headers.get("sec-fetch-site")
+        kind = headers.get("content-type", "application/json").partition(";")[0].strip().lower()
+        if origin is not None:
+            cross = origin not in ("http://testserver", "https://testserver", "http://testserver:80")
+        else:
+            cross = site not in (None, "same-origin", "none")
+        return cross or kind != "application/json"
 
 
 def _json(value: Any) -> bytes:
@@ -223,7 +249,7 @@ def random_post(draw: st.DrawFn) -> Call:
 
 @st.composite
 def bad_query(draw: st.DrawFn) -> Call:
-    path, valid = draw(st.sampled_from(GETS))
+    path, valid = draw(st.sampled_from(GETS + [(page, {}) for page in PAGES]))
     params = list(valid.items())
     keys = st.sampled_from(["lang", "x", "", "lang[]", "page"]) | st.text(max_size=5)
     extra = draw(st.lists(st.tuples(keys, st.text(max_size=10)), max_size=3))
@@ -236,6 +262,7 @@ def bad_path(draw: st.DrawFn) -> Call:
     method, path, content = draw(
         st.sampled_from(
             [("GET", path, None) for path, _ in GETS]
+            + [("GET", page, None) for page in PAGES]
             + [("POST", path, _json(valid)) for path, valid in POSTS]
         )
     )
@@ -253,13 +280,49 @@ def bad_path(draw: st.DrawFn) -> Call:
 
 @st.composite
 def bad_method(draw: st.DrawFn) -> Call:
-    path = draw(st.sampled_from([path for path, _ in GETS] + [path for path, _ in POSTS]))
-    method = draw(st.sampled_from(["PUT", "DELETE", "PATCH", "GET", "POST"]))
+    path = draw(st.sampled_from([path for path, _ in GETS] + [path for path, _ in POSTS] + PAGES))
+    method = draw(st.sampled_from(["PUT", "DELETE", "PATCH", "GET", "POST", "HEAD", "OPTIONS"]))
     return Call(method, path, draw(st.none() | json_values.map(_json)))
 
 
+ORIGINS = ["http://testserver", "https://testserver", "http://evil.example", "null", "http://testserver.evil"]
+TYPES = [
+    "application/json",
+    "application/json; charset=utf-8",
+    "APPLICATION/JSON",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/jsonp",
+    "",
+]
+SITES = ["same-origin", "none", "same-site", "cross-site"]
+header_text = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=12)
+
+
+@st.composite
+def bad_headers(draw: st.DrawFn) -> Call:
+    """A valid request (or one changed like the others) sent with any content type, origin and
+    Sec-Fetch-Site: what a page of another site could send."""
+    valid = st.sampled_from(POSTS).map(lambda post: Call("POST", post[0], _json(post[1])))
+    call = draw(valid | near_valid_post())
+    headers: list[tuple[str, str]] = []
+    for name, values in (("content-type", TYPES), ("origin", ORIGINS), ("sec-fetch-site", SITES)):
+        value = draw(st.none() | st.sampled_from(values) | header_text)
+        if value is not None:
+            headers.append((name, value))
+    return Call(call.method, call.path, call.content, call.params, tuple(headers))
+
+
 calls = st.one_of(
-    near_valid_post(), near_valid_post(), random_post(), truncated(), bad_query(), bad_path(), bad_method()
+    near_valid_post(),
+    near_valid_post(),
+    random_post(),
+    truncated(),
+    bad_query(),
+    bad_path(),
+    bad_method(),
+    bad_headers(),
 )
 
 # -- the world and its checks ------------------------------------------------------------------------
@@ -269,10 +332,10 @@ calls = st.one_of(
 def world(tmp_path: Path) -> Iterator[TestClient]:
     """The app with a table (one human seat free), a score sheet with a deal, a banki game with an event;
     bots never move during the test, so nothing changes but what the requests change."""
-    clients = app_client(tmp_path, bot_delay=3600)
+    clients = app_client(tmp_path, bot_delay=3600, limits=UNLIMITED)
     client = next(clients)
     try:
-        assert client.post("/api/tables", json={**TABLE, "seats": [{}, {}]}).status_code == 201
+        assert client.post("/api/tables", json={**TABLE, "seats": [{}, {"open": True}]}).status_code == 201
         assert client.post("/api/sheets", json=POSTS[2][1]).status_code == 201
         assert client.post("/api/sheets/1/deals", json=DEAL).status_code == 200
         assert client.post("/api/banki", json=POSTS[5][1]).status_code == 201
@@ -325,17 +388,35 @@ def test_fuzz_http_requests_never_fail_the_server_or_change_what_they_refuse(tmp
         @given(call=calls)
         def run(call: Call) -> None:
             before, seen = snapshot(store), versions(client)
-            response = client.request(call.method, call.path, content=call.content, params=list(call.params))
+            response = client.request(
+                call.method,
+                call.path,
+                content=call.content,
+                params=list(call.params),
+                headers=dict(call.headers),
+            )
             assert response.status_code < 500, (call, response.text)
+            assert (
+                response.headers["content-security-policy"] and response.headers["x-frame-options"] == "DENY"
+            )
+            if call.foreign():
+                assert response.status_code in (403, 415), (call, response.text)
             if response.status_code >= 400:
-                check_refusal(response.json())
-                event(f"{response.status_code} {response.json()['error']}")  # --hypothesis-show-statistics
                 assert snapshot(store) == before, call  # a refusal changes nothing
                 assert unchanged(client, seen), call
+                if call.method == "HEAD":  # the same answer without its body
+                    event(f"{response.status_code} HEAD")
+                    return
+                check_refusal(response.json())
+                event(f"{response.status_code} {response.json()['error']}")  # --hypothesis-show-statistics
             else:
                 event(f"{response.status_code}")
-                if "/export/" not in call.path:
-                    response.json()  # an accepted request answers JSON
+                if call.method == "HEAD":
+                    assert not response.content and snapshot(store) == before, call
+                elif response.headers.get("content-type") == "application/json":
+                    response.json()  # what says JSON is JSON
+                else:  # a page, a file, an export or the metrics: only ever read
+                    assert call.method in ("GET", "HEAD") and snapshot(store) == before, call
 
         run()
 
@@ -348,6 +429,13 @@ class Raw:
     """A message sent as this text, not as JSON."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class Binary:
+    """A message sent as these bytes in a binary frame."""
+
+    data: bytes
 
 
 V, A = -7_777, -8_888  # stand for the table's version and a legal action when the message is sent
@@ -365,20 +453,29 @@ ws_messages = st.one_of(
     json_values,
     st.text(max_size=30).map(Raw),
     st.sampled_from(["", "NaN", '{"type": "act", "v": 1e999, "action": 0}', "x" * 5000, "[" * 300]).map(Raw),
+    st.binary(max_size=40).map(Binary),
+    st.sampled_from([b"\xff\xfe", b'{"type": "ping"}\xff', b"[" * 5000, b"\x00" * 5000]).map(Binary),
 )
 
 
-def send(ws: Any, message: Any, version: int, legal: list[int]) -> dict[str, Any]:
-    """Send one message (the stand-ins replaced by the current version and a legal action); the answer."""
+def send(ws: Any, message: Any, version: int, legal: list[int], binary: bool = False) -> dict[str, Any]:
+    """Send one message (the stand-ins replaced by the current version and a legal action), as JSON text,
+    or JSON in a binary frame when ``binary``; the answer."""
     if isinstance(message, Raw):
         ws.send_text(message.text)
+    elif isinstance(message, Binary):
+        ws.send_bytes(message.data)
     else:
         if isinstance(message, dict):
             message = {
                 key: version if value == V and type(value) is int else legal[0] if value == A else value
                 for key, value in message.items()
             }
-        ws.send_text(json.dumps(message, ensure_ascii=False))
+        text = json.dumps(message, ensure_ascii=False)
+        if binary:
+            ws.send_bytes(text.encode())
+        else:
+            ws.send_text(text)
     return dict(ws.receive_json())
 
 
@@ -397,8 +494,10 @@ def test_fuzz_websocket_messages_are_refused_with_a_resync_and_change_nothing(tm
         secrets = [seat.token for seat in store.load_table(1).seats]
 
         @settings(FUZZ, max_examples=120)
-        @given(messages=st.lists(ws_messages, min_size=1, max_size=6), watch=st.booleans())
-        def run(messages: list[Any], watch: bool) -> None:
+        @given(
+            messages=st.lists(ws_messages, min_size=1, max_size=6), watch=st.booleans(), binary=st.booleans()
+        )
+        def run(messages: list[Any], watch: bool, binary: bool) -> None:
             mover = room.state.current_player
             with client.websocket_connect("/ws/1") as ws:  # the seat to move, or a spectator
                 ws.send_json(
@@ -409,7 +508,7 @@ def test_fuzz_websocket_messages_are_refused_with_a_resync_and_change_nothing(tm
                 assert ws.receive_json()["type"] == "sync"
                 for message in messages:
                     before, version = snapshot(store), room.version
-                    answer = send(ws, message, version, room.state.legal_actions())
+                    answer = send(ws, message, version, room.state.legal_actions(), binary)
                     event(f"{answer['type']} {answer.get('code', '')}")
                     if answer["type"] == "error":
                         check_frame(answer)
@@ -432,11 +531,19 @@ def test_fuzz_a_bad_first_message_closes_the_socket_and_changes_nothing(tmp_path
             ws.receive_json()
 
         @settings(FUZZ, max_examples=80)
-        @given(message=st.one_of(st.just(hello).flatmap(mutated), json_values, st.text(max_size=20).map(Raw)))
-        def run(message: Any) -> None:
+        @given(
+            message=st.one_of(
+                st.just(hello).flatmap(mutated),
+                json_values,
+                st.text(max_size=20).map(Raw),
+                st.binary(max_size=20).map(Binary),
+            ),
+            binary=st.booleans(),
+        )
+        def run(message: Any, binary: bool) -> None:
             before = snapshot(store)
             with client.websocket_connect("/ws/1") as ws:
-                answer = send(ws, message, 0, [0])
+                answer = send(ws, message, 0, [0], binary)
                 if answer["type"] == "error":
                     check_frame(answer)
                     try:
@@ -446,6 +553,44 @@ def test_fuzz_a_bad_first_message_closes_the_socket_and_changes_nothing(tmp_path
                         assert 4400 <= closed.code < 4500
                 else:
                     assert answer["type"] in ("sync", "uptodate"), answer
+            assert snapshot(store) == before
+
+        run()
+
+
+ws_ids = st.text(min_size=1, max_size=25) | st.sampled_from(
+    ["0", "-1", "²", "٣", "9" * 30, "1.0", "0x1", "2"]
+)
+
+
+def test_fuzz_a_websocket_at_any_path_is_refused_with_a_close_code_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """A table id that is no table's (no number, '²', beyond 64 bits): the error frame, then a close with
+    4000 + its status; a path that is no route at all: closed before the handshake (never a 500)."""
+    with world(tmp_path) as client:
+        store = hub(client).store
+
+        @settings(FUZZ, max_examples=80)
+        @given(table=ws_ids, binary=st.booleans())
+        def run(table: str, binary: bool) -> None:
+            before = snapshot(store)
+            try:
+                with client.websocket_connect("/ws/" + quote(table, safe="")) as ws:
+                    answer = send(ws, {"type": "hello"}, 0, [0], binary)
+                    if table == "1":
+                        assert answer["type"] == "sync", answer
+                        return
+                    check_frame(answer)
+                    event(f"{answer['code']}")
+                    try:
+                        ws.receive_json()
+                        raise AssertionError("the socket stays open at a table that is not there")
+                    except WebSocketDisconnect as closed:
+                        assert closed.code == 4000 + {"unknown_table": 404}.get(answer["code"], 400), answer
+            except WebSocketDisconnect as closed:  # no route: the handshake itself is refused
+                event(f"closed {closed.code}")
+                assert "/" in table or table in (".", ".."), table
             assert snapshot(store) == before
 
         run()

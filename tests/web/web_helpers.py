@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -17,12 +18,15 @@ from starlette.testclient import TestClient
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
 from koloda.web.hub import Hub
+from koloda.web.limits import Limits
 
 
-def app_client(tmp_path: Path, bot_delay: float) -> Iterator[TestClient]:
-    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move."""
-    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay)
-    with TestClient(app) as test_client:
+def app_client(tmp_path: Path, bot_delay: float, limits: Limits | None = None) -> Iterator[TestClient]:
+    """The app over a fresh SQLite file in ``tmp_path``, bots pausing ``bot_delay`` seconds a move. Like the
+    pages, the client says every body is JSON (a request that changes something must: the guard's
+    tests send other content types)."""
+    app = create_app(SqlStore(f"sqlite:///{tmp_path / 'web.sqlite3'}"), bot_delay=bot_delay, limits=limits)
+    with TestClient(app, headers={"content-type": "application/json"}) as test_client:
         yield test_client
 
 
@@ -78,12 +82,15 @@ def free_port() -> int:
 
 
 class Server:
-    """``koloda serve`` in a subprocess on a loopback port; can be killed and started again on its DB."""
+    """``koloda serve`` in a subprocess on a loopback port; can be killed and started again on its DB. Its
+    log (one JSON object a line) goes to ``log`` beside the database, never to a pipe nobody reads."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.05, extra: tuple[str, ...] = ()) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.extra = extra
         self.port = free_port()
+        self.log = db.parent / "server.log"
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -93,29 +100,42 @@ class Server:
     def start(self) -> None:
         env = {**os.environ, "KOLODA_DATA_DIR": str(self.db.parent)}
         command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            [*command, "--db", str(self.db), "--bot-delay", str(self.bot_delay)],  # a path, as people type
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                # a path, as people type
+                [*command, "--db", str(self.db), "--bot-delay", str(self.bot_delay), *self.extra],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.kill()
-        raise RuntimeError("the server did not start")
+        raise RuntimeError("the server did not start: " + self.log.read_text(errors="replace")[-2000:])
 
     def kill(self) -> None:
         if self.process is not None:
             self.process.kill()
             self.process.wait(timeout=10)
-            if self.process.stdout is not None:
-                self.process.stdout.close()
             self.process = None
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The server's log so far, one JSON object a line (the line that names the address excepted)."""
+        out = []
+        for line in self.log.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("{"):
+                out.append(json.loads(line))
+        return out
+
+
+def csp_violations(messages: list[Any]) -> list[str]:
+    """The console messages (Playwright's) that say the Content-Security-Policy refused something."""
+    return [m.text for m in messages if m.type == "error" and "Content Security Policy" in m.text]
 
 
 def shot(page: object, name: str) -> None:

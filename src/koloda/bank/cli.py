@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from koloda import screen
 from koloda.bank.actions import action_text
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
@@ -35,7 +36,7 @@ from koloda.term import (
     bold,
     card_text,
     colour_enabled,
-    dim,
+    moves_asked,
     note_fault,
     refusal,
     track,
@@ -126,6 +127,7 @@ def play_match(
 ) -> None:
     """Play until the state is over: ``seat`` is asked for moves, every other seat by its bot."""
     write(bold(say(lang, "bank.title"), colour) + " · " + say(lang, "bank.cli.players", n=state.players))
+    write(say(lang, "bank.cli.help"))
     reported = 0
     deal_shown = 0
     while not state.is_over() or reported < len(state.results):
@@ -148,6 +150,7 @@ def play_match(
                 read=read,
                 write=write,
                 lang=lang,
+                complete=[typed_move(action_text(a), lang) for a in view.legal_actions],
             )
             state.apply(action)
         else:
@@ -160,9 +163,8 @@ def play_match(
 
 def _legal_move(state: BankState, text: str, lang: Lang) -> int:
     """Parse a typed move and check it against the position; the error says why it is refused."""
-    moves = [move_text(state.action_text(a), lang, False) for a in state.legal_actions()]
-    if text.strip() in ("?", "help", "помощь"):
-        raise RequestError(Msg("bank.cli.legal_moves", moves=", ".join(moves)))
+    moves = [typed_move(state.action_text(a), lang) for a in state.legal_actions()]
+    moves_asked(text, moves)
     try:
         action = state.parse_action(text)
         if action not in state.legal_actions():
@@ -173,14 +175,35 @@ def _legal_move(state: BankState, text: str, lang: Lang) -> int:
 
 
 def move_text(text: str, lang: Lang, colour: bool) -> str:
-    """An action's canonical text with Unicode suits (and Russian ranks and words in Russian)."""
+    """An action's canonical text with Unicode suits (and Russian ranks and words in Russian), as the
+    others' moves are told: "draws a card", "passes"."""
     if text == "draw":
         return say(lang, "bank.cli.draws")
     if text == "pass":
         return say(lang, "bank.cli.passes")
     if text.startswith("trump "):  # rule 3.2: choosing one's own trump
-        return say(lang, "bank.cli.trump", suit=card_text(Card.parse("6" + text[-1]), lang, colour)[-1])
+        return say(lang, "bank.cli.trump", suit=_suit(text[-1], lang))
     return "+".join(card_text(Card.parse(token), lang, colour) for token in text.split("+"))
+
+
+def typed_move(text: str, lang: Lang) -> str:
+    """An action as the person types it (``draw``/``взять``, ``pass``/``пас``, ``trump ♥``, ``10♥``,
+    ``7♥+8♥+9♥``): what the move prompt lists and completes; it parses back to the same action.
+
+    >>> typed_move("draw", "ru"), typed_move("trump H", "en"), typed_move("QS+KS", "ru")
+    ('взять', 'trump ♥', 'Д♠+К♠')
+    """
+    if text == "draw":
+        return say(lang, "bank.move.draw")
+    if text == "pass":
+        return say(lang, "bank.move.pass")
+    if text.startswith("trump "):
+        return say(lang, "bank.move.trump", suit=_suit(text[-1], lang))
+    return move_text(text, lang, False)
+
+
+def _suit(letter: str, lang: Lang) -> str:
+    return card_text(Card.parse("6" + letter), lang)[-1]
 
 
 #: Option ``trumps`` (rule 3) as the deal's header says it.
@@ -194,42 +217,76 @@ _TRUMPS = {
 
 
 def deal_header(view: BankObservation, seat: int, lang: Lang) -> str:
-    trumps = say(lang, _TRUMPS[view.trumps])
-    suits = " ".join(card_text(Card.parse("6" + s), lang)[-1] for s in view.trump_suits)
-    if view.trumps == "own" and view.trump_suits:
-        mine = card_text(Card.parse("6" + view.trump_suits[seat]), lang)[-1]
-        suits = say(lang, "bank.cli.your_trump", suit=mine) + " (" + suits + ")"
+    """The deal's first line: its number, the dealer and the trumps in words."""
     dealer = seat_name(view.dealer, seat, lang)
-    line = say(lang, "bank.cli.deal_header", deal=view.deal, dealer=dealer)
-    return f"\n— {line} · {trumps} {suits}".rstrip()
+    key = N_("bank.cli.deal_header.you") if view.dealer == seat else N_("bank.cli.deal_header")
+    line = say(lang, key, deal=view.deal, dealer=dealer)
+    return f"\n— {line} · {trumps_line(view, seat, lang)}"
+
+
+def trumps_line(view: BankObservation, seat: int, lang: Lang) -> str:
+    """The trumps in words: whose is which when each has his own (rule 3.2), else the deal's suits."""
+    if view.trumps == "none" or not view.trump_suits:
+        return say(lang, "bank.cli.trumps_none")
+    suits = ["?" if s == "-" else _suit(s, lang) for s in view.trump_suits]
+    if view.trumps == "own":
+        others = ", ".join(f"{seat_name(p, seat, lang)} {s}" for p, s in enumerate(suits) if p != seat)
+        return say(lang, "bank.cli.trumps_own", mine=suits[seat], others=others)
+    return say(lang, "bank.cli.trumps_shared", setup=say(lang, _TRUMPS[view.trumps]), suits=" ".join(suits))
+
+
+def sorted_hand(view: BankObservation, seat: int) -> list[Card]:
+    """The hand by suit, the seat's trumps last, each suit from low to high."""
+    trumps = set(view.trump_suits[seat : seat + 1] if view.trumps == "own" else view.trump_suits)
+    cards = [Card.parse(c) for c in view.hand]
+    return sorted(cards, key=lambda c: (c.suit.letter in trumps, c.suit, c.rank))
 
 
 def table_view(view: BankObservation, seat: int, lang: Lang, colour: bool) -> str:
-    """What the human sees before his move: the bank, the card to cover, the others, his hand, his moves;
+    """What the human sees before his move: the trumps, the bank and the card to cover, the stock, every
+    player's cards and points (the one to move marked), his hand sorted and his moves as he types them;
     while trumps are chosen in turn (rule 3.2), his cards if they are dealt and the suits left."""
-    moves = " · ".join(move_text(action_text(a), lang, colour) for a in view.legal_actions)
+    moves = ", ".join(typed_move(action_text(a), lang) for a in view.legal_actions)
+    hand = " ".join(card_text(c, lang, colour) for c in sorted_hand(view, seat))
     if view.phase == "choose-trump":
-        hand = " ".join(card_text(Card.parse(c), lang, colour) for c in view.hand)
         lines = [bold(say(lang, "bank.cli.your_hand"), colour) + " " + hand] if hand else []
         return "\n".join([*lines, say(lang, "bank.cli.choose_trump", moves=moves)])
-    lines = []
-    bank = " ".join(card_text(Card.parse(c), lang, colour) for c in view.bank)
-    owner = view.bank_top_owner
-    owner_text = f" ({seat_name(owner, seat, lang)})" if owner is not None else ""
-    lines.append(say(lang, "bank.cli.bank", cards=(bank or "—") + dim(owner_text, colour)))
-    if view.to_cover is None:
-        lines.append(say(lang, "bank.cli.lead_any"))
+    if not view.bank:
+        bank = say(lang, "bank.cli.bank_empty")
     else:
-        cover = card_text(Card.parse(view.to_cover), lang, colour)
-        lines.append(say(lang, "bank.cli.to_cover", card=bold(cover, colour)))
-    others = ", ".join(f"{seat_name(p, seat, lang)} {n}" for p, n in enumerate(view.hand_counts) if p != seat)
-    lines.append(say(lang, "bank.cli.stock", stock=view.stock_size, others=others))
-    totals = ", ".join(f"{seat_name(p, seat, lang)} {t}" for p, t in enumerate(view.totals))
-    lines.append(dim(say(lang, "bank.cli.score", totals=totals), colour))
-    hand = " ".join(card_text(Card.parse(c), lang, colour) for c in view.hand)
-    lines.append(bold(say(lang, "bank.cli.your_hand"), colour) + " " + hand)
-    lines.append(say(lang, "bank.cli.moves", moves=moves))
-    return "\n".join(lines)
+        laid = " ".join(card_text(Card.parse(c), lang) for c in view.bank)
+        owner = view.bank_top_owner
+        count = len(view.bank)
+        if owner is None:
+            bank = say(lang, "bank.cli.bank_open", count=count, cards=laid)
+        else:
+            bank = say(lang, "bank.cli.bank_top", count=count, cards=laid, name=seat_name(owner, seat, lang))
+    cover = (
+        say(lang, "bank.cli.lead_any")
+        if view.to_cover is None
+        else say(lang, "bank.cli.to_cover_how", card=card_text(Card.parse(view.to_cover), lang))
+    )
+    head = [say(lang, "bank.cli.col.player"), say(lang, "bank.cli.col.cards")]
+    head += [say(lang, "bank.cli.col.captured"), say(lang, "bank.cli.col.score")]
+    rows = [
+        [
+            seat_name(p, seat, lang),
+            str(view.hand_counts[p]),
+            str(view.captured_points[p]),
+            str(view.totals[p]),
+        ]
+        for p in range(view.players)
+    ]
+    return screen.render(
+        screen.cards(trumps_line(view, seat, lang), colour),
+        screen.cards(bank, colour),
+        screen.cards(cover, colour),
+        say(lang, "bank.cli.stock_left", stock=view.stock_size),
+        screen.seats_table(head, rows, view.current_player),
+        screen.line(say(lang, "bank.cli.your_hand"), screen.cards(hand, colour)),
+        screen.cards(say(lang, "bank.cli.moves_typed", moves=moves), colour),
+        colour=colour,
+    )
 
 
 def deal_report(result: DealResult, seat: int, lang: Lang, colour: bool) -> str:
@@ -321,5 +378,5 @@ def replay_summary(state: BankState, lang: Lang) -> str:
             scores = ", ".join(str(s) for s in state.returns())
             lines.append(say(lang, "bank.cli.deal_over", scores=scores))
     else:
-        lines.append(say(lang, "bank.cli.not_over", seat=state.current_player))
+        lines.append(say(lang, "bank.cli.not_over", name=seat_name(state.current_player or 0, -1, lang)))
     return "\n".join(lines)

@@ -46,8 +46,20 @@ def register(subparsers: Any) -> None:
     commands = parser.add_subparsers(dest="banki_command", metavar="COMMAND", required=True)
     new = commands.add_parser("new", help="start a new game and referee it")
     new.add_argument("names", nargs="+", metavar="NAME", help="every player, the driver-to-be included")
-    new.add_argument("--variant", default="moscow", help="moscow (default) or chelyabinsk")
-    new.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="change one option")
+    # the flags of every command (--preset, --option); --variant and --set, banki's own before, still work
+    presets = ", ".join(name for name in BankiOptions.preset_names() if name != "default")
+    new.add_argument(
+        "--preset", "--variant", dest="preset", default="moscow", help=f"named rule set: {presets}"
+    )
+    new.add_argument(
+        "--option",
+        "--set",
+        dest="option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change one rule (repeatable)",
+    )
     new.add_argument("--seed", type=int, help="seed of the counting-out (default: a random one, recorded)")
     new.add_argument(
         "--force", action="store_true", help="start even though a game is unfinished (it stays saved)"
@@ -71,7 +83,7 @@ def register(subparsers: Any) -> None:
 def _new(args: argparse.Namespace) -> int:
     from koloda.store.open import open_store
 
-    options = BankiOptions.preset(args.variant).with_assignments(args.set)
+    options = BankiOptions.preset(args.preset).with_assignments(args.option)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     state = new_game(args.names, options, seed=seed)
     with open_store(args.db) as store:

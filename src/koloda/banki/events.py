@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from koloda.errors import NotationError
-from koloda.i18n import N_, Msg
+from koloda.i18n import N_, Lang, Msg
 
 Kind = Literal[
     "kick", "count", "counted", "hit", "miss", "reset", "back", "pick", "bring", "tag", "knock",
@@ -77,6 +77,28 @@ ALIASES: dict[str, str] = {
     "чужая": "grab",
     "линия": "line",
 }
+#: Each keyword as a Russian page or terminal writes it: the first Russian spelling of ALIASES.
+RUSSIAN: dict[str, str] = {}
+for _word, _keyword_ in ALIASES.items():
+    RUSSIAN.setdefault(_keyword_, _word)
+
+
+def in_words(text: str, lang: Lang) -> str:
+    """An event line with its keywords in ``lang`` (names and distances as they are; an order's own
+    words too): what the Russian page shows and fills in, and :meth:`Event.parse` reads back.
+
+    >>> in_words("tag Аня hand heel", "ru"), in_words("hit Боря spear", "ru"), in_words("kick Аня 7", "en")
+    ('осалил Аня рукой пятка', 'попал Боря копьём', 'kick Аня 7')
+    >>> str(Event.parse(in_words("tag Аня hand heel", "ru")))
+    'tag Аня hand heel'
+    """
+    if lang == "en":
+        return text
+    words = text.split(" ")
+    keep = 2 if words[0] == "order" else len(words)  # what the winner orders is his own words
+    return " ".join(RUSSIAN.get(word, word) if i < keep else word for i, word in enumerate(words))
+
+
 #: Words that cannot be player names, so that every event reads one way only.
 RESERVED = frozenset(
     {*KINDS, "spear", "foot", *MEANS, *PARTS, *WHERE, *FOULS, *ALIASES, "undo", "help", "quit"}

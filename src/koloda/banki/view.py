@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from koloda import i18n
-from koloda.banki.events import Event, Kind
+from koloda.banki.events import Event, Kind, in_words
 from koloda.banki.state import BankiState
 from koloda.banki.text import MEANS, PARTS, PHASES, RefereeError, rank_name, say
 from koloda.i18n import N_, Lang
@@ -56,7 +56,8 @@ def describe(state: BankiState, lang: Lang = "en") -> str:
         if state.tagged == seat:
             parts.append(i18n.say(lang, "banki.describe.tagged"))
         if state.kicks[seat] and state.phase.value == "kick":
-            parts.append(" / ".join(_metres(cm / 100) for cm in state.kicks[seat]))
+            kicks = ", ".join(_metres(cm / 100) for cm in state.kicks[seat])
+            parts.append(i18n.say(lang, "banki.describe.kicks", kicks=kicks))
         lines.append(" — ".join(parts))
     for seat, text in state.orders:
         lines.append(say("news_order_given", lang, name=state.names[seat], text=text))
@@ -94,7 +95,11 @@ def what_next(state: BankiState, lang: Lang = "en") -> list[str]:
     if phase == "throw":
         thrower = state.thrower()
         if thrower is not None:
-            where = "" if state.options.style == "moscow" else " pile|field"
+            where = (
+                ""
+                if state.options.style == "moscow"
+                else " " + in_words("pile", lang) + "|" + in_words("field", lang)
+            )
             out.append(
                 say("next_throw", lang, name=names[thrower], rank=state.rank_id(thrower),
                     line=_metres(state.line(thrower)), where=where)

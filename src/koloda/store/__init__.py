@@ -20,16 +20,24 @@ from typing import Any, Protocol
 
 @dataclass(frozen=True)
 class SeatRecord:
-    """One seat: the player's name, the secret token of its link, its bot level (None: a human), and
-    whether someone has taken it (a bot seat always is)."""
+    """One seat: the player's name, the secret token of its link, its bot level (None: a human), whether
+    someone has taken it (a bot seat always is), and whether the host opened it to anyone in the lobby
+    (else it is taken only with its link; a seat stored before there was a choice is not open)."""
 
     name: str
     token: str
     bot: str | None
     taken: bool
+    open: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "token": self.token, "bot": self.bot, "taken": self.taken}
+        return {
+            "name": self.name,
+            "token": self.token,
+            "bot": self.bot,
+            "taken": self.taken,
+            "open": self.open,
+        }
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ notation parses back to the same id, and every table the engine's hot path needs
 
 from __future__ import annotations
 
+import re
+
 from koloda.cards import DECK_24, Card, Rank
 from koloda.errors import NotationError
 from koloda.i18n import Msg
@@ -75,6 +77,7 @@ def _make_texts() -> tuple[str, ...]:
 
 
 ACTION_TEXTS: tuple[str, ...] = _make_texts()
+_DIGITS = re.compile(r"[0-9]+")
 _WORDS = {"pass": PASS, "пас": PASS, "bomb": BOMB, "бомба": BOMB}
 
 
@@ -102,7 +105,9 @@ def parse_action(text: str) -> int:
     if word is not None:
         return word
     try:
-        if token.isdigit():
+        if _DIGITS.fullmatch(token):  # ASCII digits only: str.isdigit() also takes '²', which int() refuses
+            if len(token.lstrip("0")) > len(str(MAX_BID)):  # never read a thousand digits as a number
+                raise NotationError(Msg("thousand.notation.bid", bid=token, top=MAX_BID))
             return bid_action(int(token))
         if ">" in token:
             card_part, _, who = token.partition(">")

@@ -13,15 +13,30 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.console import RenderableType
+
+from koloda import screen
 from koloda.bots.base import LEVELS, Bot
 from koloda.cards import Card
 from koloda.coach import cli as coach_cli
 from koloda.coach.thousand import ThousandRater
 from koloda.errors import KolodaError, RequestError
 from koloda.game import GameSpec
-from koloda.i18n import LANGS, Lang, say
+from koloda.i18n import LANGS, N_, Lang, say
 from koloda.options import add_option_arguments
-from koloda.term import Quit, Read, Write, ask, card_text, cards_line, note_fault, refusal, track
+from koloda.term import (
+    Quit,
+    Read,
+    Write,
+    ask,
+    card_text,
+    cards_line,
+    colour_enabled,
+    moves_asked,
+    note_fault,
+    refusal,
+    track,
+)
 from koloda.thousand.actions import ACES, BID, BOMB, CARDS, GIVE, MARRY, PASS, action_bid
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
@@ -72,7 +87,9 @@ class Narrator:
         view = observe(state, self.seat)
         first, bid = view.bids[0]
         lang = self.lang
-        self.write(say(lang, "thousand.cli.dealer", name=self.names[view.dealer]))
+        you = view.dealer == self.seat
+        key = N_("thousand.cli.dealer.you") if you else N_("thousand.cli.dealer")
+        self.write(say(lang, key, name=self.names[view.dealer]))
         self.write(say(lang, "thousand.cli.compulsory", name=self.names[first], bid=bid))
 
     def before(self, state: ThousandState) -> ThousandObservation:
@@ -83,27 +100,34 @@ class Narrator:
         lang, name = self.lang, self.names[actor]
         new = observe(state, self.seat)
         same_deal = new.deal == old.deal
+        you = actor == self.seat  # "You play for 120", not "You plays"
         if old.phase == "giving":
             gift = next((g for g in new.gifts if g not in old.gifts), None) if same_deal else None
             if gift is not None:
                 self.write(f"{name} → {self.names[gift[0]]}: {card_text(gift[1], lang)}")
             else:
-                self.write(say(lang, "thousand.cli.gives", name=name))
+                key = N_("thousand.cli.gives.you") if you else N_("thousand.cli.gives")
+                self.write(say(lang, key, name=name))
         elif old.phase == "playing":
             self.write(f"{name}: {action_words(action, lang)}")
             if MARRY <= action < PASS:
                 trump = new.trump if same_deal else None
                 if trump:
-                    self.write("  " + say(lang, "thousand.cli.declares_trump", name=name, suit=trump.symbol))
+                    key = N_("thousand.cli.declares_trump.you") if you else N_("thousand.cli.declares_trump")
+                    self.write("  " + say(lang, key, name=name, suit=trump.symbol))
                 else:
-                    self.write("  " + say(lang, "thousand.cli.declares", name=name))
+                    key = N_("thousand.cli.declares.you") if you else N_("thousand.cli.declares")
+                    self.write("  " + say(lang, key, name=name))
             if same_deal and sum(new.tricks_won) > sum(old.tricks_won) and new.tricks:
                 winner = new.tricks[-1].winner
                 if winner is not None:
-                    self.write("  " + say(lang, "thousand.cli.takes_trick", name=self.names[winner]))
+                    mine = winner == self.seat
+                    key = N_("thousand.cli.takes_trick.you") if mine else N_("thousand.cli.takes_trick")
+                    self.write("  " + say(lang, key, name=self.names[winner]))
         elif old.phase == "contract" and action != BOMB:
             bid = action_bid(action)
-            self.write(say(lang, "thousand.cli.plays_for", name=name, bid=bid))
+            key = N_("thousand.cli.plays_for.you") if you else N_("thousand.cli.plays_for")
+            self.write(say(lang, key, name=name, bid=bid))
         else:
             self.write(f"{name}: {action_words(action, lang)}")
         if same_deal and old.talon is None and new.talon is not None:
@@ -112,20 +136,73 @@ class Narrator:
             declarer = new.declarer if new.declarer is not None else actor
             self.write(say(lang, "thousand.cli.declarer", name=self.names[declarer]))
 
-    def show_turn(self, view: ThousandObservation, legal: list[int]) -> None:
-        lang = self.lang
-        self.write("")
+    def show_turn(self, view: ThousandObservation, legal: list[int], colour: bool = False) -> None:
+        """The table before the seat's move: the auction or the contract and trump, the talon when
+        shown, the trick on the table and the last one, every player's cards, tricks and score (the one
+        to act marked), the hand sorted by suit, and the moves as they are typed."""
+        lang, names = self.lang, self.names
+        mine = view.dealer == self.seat
+        title = say(
+            lang,
+            N_("thousand.cli.view_title.you") if mine else N_("thousand.cli.view_title"),
+            deal=view.deal,
+            dealer=names[view.dealer],
+        )
+        parts: list[RenderableType] = [screen.title(title)]
+        bids = ", ".join(
+            say(lang, _COMPULSORY if i == 0 else _BID, name=names[s], bid=_bid(b, lang))
+            for i, (s, b) in enumerate(view.bids)
+        )
+        if view.declarer is None:
+            parts.append(say(lang, "thousand.cli.bids", bids=bids))
+        else:
+            contract = view.contract or view.high_bid
+            parts.append(say(lang, "thousand.cli.contract", name=names[view.declarer], bid=contract))
         if view.trump is not None:
-            self.write(say(lang, "thousand.cli.trump", suit=view.trump.symbol))
-        if view.trick is not None:
-            played = ", ".join(f"{self.names[s]} {card_text(c, lang)}" for s, c in view.trick.cards)
-            self.write(say(lang, "thousand.cli.on_table", cards=played))
-        self.write(say(lang, "thousand.cli.your_cards", cards=cards_line(_sorted_hand(view.hand), lang)))
+            parts.append(screen.cards(say(lang, "thousand.cli.trump", suit=view.trump.symbol), colour))
+        if view.talon is not None and view.phase in ("talon", "giving", "contract"):
+            parts.append(
+                screen.cards(say(lang, "thousand.cli.talon", cards=cards_line(view.talon, lang)), colour)
+            )
+        if view.tricks:
+            last = view.tricks[-1]
+            played = ", ".join(f"{names[s]} {card_text(c, lang)}" for s, c in last.cards)
+            winner = names[last.winner] if last.winner is not None else "—"
+            parts.append(
+                screen.cards(say(lang, "thousand.cli.last_trick", cards=played, name=winner), colour)
+            )
+        if view.trick is not None and view.trick.cards:
+            played = ", ".join(f"{names[s]} {card_text(c, lang)}" for s, c in view.trick.cards)
+            parts.append(screen.cards(say(lang, "thousand.cli.on_table", cards=played), colour))
+        head = [say(lang, key) for key in _COLUMNS]
+        rows = [
+            [names[p], str(view.hand_sizes[p]), str(view.tricks_won[p]), str(view.totals[p])]
+            for p in range(view.players)
+        ]
+        parts.append(screen.seats_table(head, rows, view.current_player))
+        hand = cards_line(_sorted_hand(view.hand), lang)
+        parts.append(screen.cards(say(lang, "thousand.cli.your_cards", cards=hand), colour))
         if view.phase == "giving":
-            first, second = _opponents(view, self.names)
-            self.write(say(lang, "thousand.cli.gift_to", first=first, second=second))
+            first, second = _opponents(view, names)
+            parts.append(say(lang, "thousand.cli.gift_to", first=first, second=second))
         moves = ", ".join(action_words(a, lang) for a in legal)
-        self.write(say(lang, "thousand.cli.you_may", moves=moves))
+        parts.append(screen.cards(say(lang, "thousand.cli.you_may", moves=moves), colour))
+        self.write("")
+        self.write(screen.render(*parts, colour=colour))
+
+
+_COMPULSORY, _BID = N_("thousand.cli.bid_compulsory"), N_("thousand.cli.bid_by")
+#: The columns of the players' table.
+_COLUMNS = (
+    N_("thousand.cli.col.player"),
+    N_("thousand.cli.col.cards"),
+    N_("thousand.cli.col.tricks"),
+    N_("thousand.cli.col.score"),
+)
+
+
+def _bid(bid: str, lang: Lang) -> str:
+    return say(lang, "thousand.action.pass") if bid == "pass" else bid
 
 
 def _opponents(view: ThousandObservation, names: list[str]) -> tuple[str, str]:
@@ -152,6 +229,7 @@ def play_game(
     lang: Lang = "ru",
     read: Read = input,
     write: Write = print,
+    colour: bool = False,
 ) -> ThousandState:
     """A whole game: seat 0 is the person at the keyboard, every other seat is played by its bot."""
     state = new_game(options, players=players, seed=seed)
@@ -166,17 +244,19 @@ def play_game(
         old = narrator.before(state)
         legal = state.legal_actions()
         if seat == 0:
-            narrator.show_turn(old, legal)
+            narrator.show_turn(old, legal, colour)
+            moves = [action_words(a, lang) for a in legal]
 
-            def take(line: str) -> int:
+            def take(line: str, moves: list[str] = moves) -> int:
+                moves_asked(line, moves)
                 try:
                     action = state.parse_action(line)
                     state.apply(action)  # an illegal move raises with the reason; the prompt repeats
                 except KolodaError as exc:
-                    raise refusal(exc, [state.action_text(a) for a in state.legal_actions()]) from None
+                    raise refusal(exc, [action_words(a, lang) for a in state.legal_actions()]) from None
                 return action
 
-            action = ask("> ", take, read=read, write=write, lang=lang)
+            action = ask("> ", take, read=read, write=write, lang=lang, complete=moves)
         else:
             action = bots[seat].choose(observe(state, seat), legal)
             state.apply(action)
@@ -404,7 +484,14 @@ def _play(args: argparse.Namespace, spec: GameSpec) -> int:
     }
     try:
         play_game(
-            options, seed=seed, bots=bots, players=args.players, lang=args.lang, read=input, write=print
+            options,
+            seed=seed,
+            bots=bots,
+            players=args.players,
+            lang=args.lang,
+            read=input,
+            write=print,
+            colour=colour_enabled(),
         )
     except Quit:
         print(say(args.lang, "term.abandoned"))

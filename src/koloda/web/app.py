@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -30,9 +31,12 @@ from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, refusals, schemas, sheets
+from koloda.web import banki, guard, refusals, schemas, sheets
+from koloda.web.guard import Gate, Guard, Verdict
 from koloda.web.hub import Client, Hub, Room
+from koloda.web.limits import Limits
 from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, Ping, Sync
+from koloda.web.telemetry import Telemetry
 
 STATIC = Path(__file__).parent / "static"
 ID = re.compile(r"[0-9]{1,18}")  # the store's ids are 64-bit integers
@@ -47,10 +51,15 @@ def _id(text: str, unknown: str) -> int:
     return int(text)
 
 
+def _limits(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
 async def _body(request: Request, model: type[M], *, options: bool = False) -> M:
-    """The request's JSON body as ``model``: at most MAX_BODY bytes; mistakes under ``options`` or
-    ``preset`` are bad_options, others bad_request."""
-    return schemas.body(await _raw(request), model, keys=_OPTIONS if options else None)
+    """The request's JSON body as ``model`` (at most Limits.body bytes: the guard counts them); mistakes
+    under ``options`` or ``preset`` are bad_options, others bad_request."""
+    return schemas.body(await _raw(request), model, _limits(request), keys=_OPTIONS if options else None)
 
 
 _OPTIONS = {"options": "options_shape", "preset": "options_shape"}
@@ -58,10 +67,8 @@ _OPTIONS = {"options": "options_shape", "preset": "options_shape"}
 
 async def _raw(request: Request) -> bytes:
     raw = bytearray()
-    async for chunk in request.stream():
+    async for chunk in request.stream():  # the guard refuses the chunk that passes Limits.body
         raw += chunk
-        if len(raw) > schemas.MAX_BODY:
-            raise refusals.refuse("too_large", limit=schemas.MAX_BODY)
     return bytes(raw)
 
 
@@ -84,6 +91,7 @@ async def _refused(request: Request, exc: Exception) -> Response:
             exc = refusals.refuse("bad_request", reason=exc.detail)
             exc.status = status
     assert isinstance(exc, KolodaError)
+    request.app.state.telemetry.refused("http", exc.code)
     return JSONResponse(refusals.body(exc), status_code=exc.status, headers=headers)
 
 
@@ -104,10 +112,15 @@ def page_html(name: str) -> str:
     return (STATIC / name).read_text(encoding="utf-8").replace(WORDS_MARK, script)
 
 
-def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.0) -> Starlette:
+def create_app(
+    store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.0, limits: Limits | None = None
+) -> Starlette:
     """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, and a bot that takes
-    more than ``bot_seconds`` for a move is replaced by its fallback for that move."""
+    more than ``bot_seconds`` for a move is replaced by its fallback for that move. ``limits``: what one
+    client may ask (koloda.web.limits; the defaults when None)."""
     hub: Hub | None = None
+    limits = Limits() if limits is None else limits
+    telemetry = Telemetry()
 
     def the_hub() -> Hub:
         assert hub is not None, "the app is used outside its lifespan"
@@ -116,7 +129,7 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal hub
-        hub = Hub(store, bot_delay=bot_delay, bot_seconds=bot_seconds)
+        hub = Hub(store, bot_delay=bot_delay, bot_seconds=bot_seconds, telemetry=telemetry)
         app.state.hub = hub
         try:
             yield
@@ -158,7 +171,8 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
         _query(request, NoQuery)
         if request.method == "GET":
             return JSONResponse(the_hub().summaries())
-        room, tokens = the_hub().create_table(await _body(request, schemas.NewTable, options=True))
+        with guard.creation(request.scope, limits):
+            room, tokens = the_hub().create_table(await _body(request, schemas.NewTable, options=True))
         return JSONResponse(
             {
                 "id": room.record.id,
@@ -186,7 +200,8 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
     async def sheet_list(request: Request) -> Response:
         _query(request, NoQuery)
         if request.method == "POST":
-            sheet_id = sheets.create_sheet(store, await _body(request, schemas.NewSheet, options=True))
+            with guard.creation(request.scope, limits):
+                sheet_id = sheets.create_sheet(store, await _body(request, schemas.NewSheet, options=True))
             return JSONResponse(sheets.sheet_json(sheet_id, sheets.load_sheet(store, sheet_id)), 201)
         return JSONResponse(
             [
@@ -203,7 +218,7 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
         action = request.path_params.get("action")
         if action == "deals":
             # The deal line is any JSON value: the score file's reader checks it.
-            game = sheets.add_deal(store, sheet_id, schemas.parse_json(await _raw(request)))
+            game = sheets.add_deal(store, sheet_id, schemas.parse_json(await _raw(request), limits))
         elif action == "undo":
             schemas.no_body(await _raw(request))
             game = sheets.undo_deal(store, sheet_id)
@@ -231,7 +246,8 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
     async def banki_list(request: Request) -> Response:
         _query(request, NoQuery)
         if request.method == "POST":
-            game_id = banki.create(store, await _body(request, schemas.NewBanki, options=True))
+            with guard.creation(request.scope, limits):
+                game_id = banki.create(store, await _body(request, schemas.NewBanki, options=True))
             return JSONResponse(banki.to_json(game_id, banki.load(store, game_id)), 201)
         return JSONResponse(
             [
@@ -249,7 +265,8 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
         game_id = _id(request.path_params["id"], "unknown_game")
         action = request.path_params.get("action")
         if action == "events":
-            event = schemas.body(await _raw(request), schemas.BankiEvent, keys={"event": "event_shape"})
+            raw = await _raw(request)
+            event = schemas.body(raw, schemas.BankiEvent, limits, keys={"event": "event_shape"})
             state = banki.add_event(store, game_id, event.event)
         elif action == "undo":
             schemas.no_body(await _raw(request))
@@ -263,7 +280,18 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()
         with suppress(WebSocketDisconnect):
-            await _play(the_hub(), websocket)
+            await _play(the_hub(), websocket, Gate(websocket.scope, limits), limits)
+
+    async def metrics(request: Request) -> Response:
+        _query(request, NoQuery)
+        return PlainTextResponse(telemetry.metrics(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    async def healthz(request: Request) -> Response:
+        _query(request, NoQuery)
+        return JSONResponse(
+            {"status": "ok", "uptime": round(telemetry.up(), 3), "tables": len(the_hub().rooms)},
+            headers={"Cache-Control": "no-store"},
+        )
 
     routes = [
         Route("/", page("index.html")),
@@ -284,37 +312,69 @@ def create_app(store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.
         Route("/api/banki/options", banki_options),
         Route("/api/banki/{id}", banki_game),
         Route("/api/banki/{id}/{action:str}", banki_game, methods=["POST"]),
+        Route("/metrics", metrics),
+        Route("/healthz", healthz),
         WebSocketRoute("/ws/{id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {KolodaError: _refused, HTTPException: _refused}
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    middleware = [Middleware(Guard, limits=limits, telemetry=telemetry)]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=middleware)
+    app.state.limits = limits
+    app.state.telemetry = telemetry
+    return app
 
 
-async def _receive(websocket: WebSocket) -> Hello | Act | Sync | Ping:
-    """The next message, checked (a refusal names what is wrong with it); text or binary frames."""
+async def _receive(websocket: WebSocket, gate: Gate, limits: Limits) -> Hello | Act | Sync | Ping | None:
+    """The next message, checked (a refusal names what is wrong with it); text or binary frames. None: a
+    message over the rate, dropped unread (the gate refused the first of them with a frame)."""
     frame = await websocket.receive()
     if frame["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    verdict = gate.admit()
+    if verdict is Verdict.CLOSE:
+        raise _Closing(gate.refusal())
+    if verdict is Verdict.REFUSE:
+        raise _Throttled(gate.refusal())
+    if verdict is Verdict.DROP:
+        return None
     raw = frame.get("text")
-    return schemas.message(raw if raw is not None else frame.get("bytes") or b"")
+    return schemas.message(raw if raw is not None else frame.get("bytes") or b"", limits)
 
 
-async def _play(hub: Hub, websocket: WebSocket) -> None:
+class _Throttled(Exception):
+    """The first message over a rate: refused with a frame, and no resync (that is what a flood costs)."""
+
+    def __init__(self, refusal: KolodaError) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+class _Closing(_Throttled):
+    """Still sending over the rate after Limits.excess refusals: the socket is closed (4429)."""
+
+
+async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> None:
     """One connection: a hello (token or none, last version seen), then actions and resync requests."""
+    telemetry: Telemetry = websocket.app.state.telemetry
 
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_json(message)
 
+    async def refused(exc: KolodaError) -> None:
+        telemetry.refused("ws", exc.code)
+        await send(refusals.frame(exc))
+
     try:
         room = await hub.room(_id(websocket.path_params["id"], "unknown_table"))
-        hello = await _receive(websocket)
+        hello = await _receive(websocket, gate, limits)
         if not isinstance(hello, Hello):
             raise refusals.refuse("first_hello")
         seat = None if hello.token is None else room.seat_of(hello.token)
-    except KolodaError as exc:
-        await send(refusals.frame(exc))
-        await websocket.close(code=4000 + exc.status)
+    except (KolodaError, _Throttled) as exc:
+        refusal = exc.refusal if isinstance(exc, _Throttled) else exc
+        await refused(refusal)
+        await websocket.close(code=guard.close_code(refusal))
         return
     if seat is not None:
         hub.take(room, seat)
@@ -324,9 +384,20 @@ async def _play(hub: Hub, websocket: WebSocket) -> None:
         await _resync(room, client, hello.v)
         while True:
             try:
-                await _handle(hub, room, client, await _receive(websocket))
+                message = await _receive(websocket, gate, limits)
+                if message is None:
+                    telemetry.refused("ws", "rate_limited")
+                    continue
+                await _handle(hub, room, client, message)
+            except _Closing as exc:
+                telemetry.refused("ws", exc.refusal.code)
+                guard.LOG.warning("closed a websocket of %s: %s", gate.quota.key, exc.refusal)
+                await websocket.close(code=guard.close_code(exc.refusal))
+                return
+            except _Throttled as exc:
+                await refused(exc.refusal)
             except KolodaError as exc:
-                await send(refusals.frame(exc))
+                await refused(exc)
                 await send(room.message("sync", seat))  # the refused client sees the table as it is
     finally:
         room.clients.discard(client)

@@ -18,6 +18,7 @@ import secrets
 from typing import Any
 
 from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe, saved
+from koloda.banki.events import in_words
 from koloda.banki.view import describe, news_text, templates, what_next
 from koloda.errors import KolodaError, NotationError, NotFoundError
 from koloda.store import Store
@@ -84,19 +85,26 @@ def options_json() -> dict[str, Any]:
 
 
 def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
-    """What the page shows: the situation and what comes next in both languages, the events so far."""
+    """What the page shows: the situation and what comes next in both languages, the events so far; and
+    in each language the events so far, the events it may take now and the templates, their keywords in
+    that language (``banki.events.in_words``: what the page shows and sends, and the referee reads)."""
+    listed = suggestions(state)
+    started = templates(state)
     return {
         "id": game_id,
         "names": list(state.names),
         "view": observe(state),
         "over": state.is_over(),
-        "suggestions": suggestions(state),
-        "templates": templates(state),
+        "suggestions": listed,
+        "templates": started,
         **{
             lang: {
                 "describe": describe(state, lang),
                 "next": what_next(state, lang),
                 "news": news_text(state, lang),
+                "history": [in_words(str(line), lang) for line in observe(state)["history"]],
+                "suggestions": [in_words(text, lang) for text in listed],
+                "templates": [in_words(text, lang) for text in started],
             }
             for lang in ("ru", "en")
         },

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import socket
 
 from koloda.errors import RequestError
 from koloda.store.paths import add_db_argument
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,27 +28,87 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds a bot waits before it moves (default 0.6)"
     )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change one limit on what a client may ask, e.g. messages=200 (repeatable; docs/web.md, Limits)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="info",
+        help="info: a JSON line per table event and every warning; warning: the warnings only (default info)",
+    )
     parser.set_defaults(func=serve)
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Open the store, print the address and run the server until interrupted."""
+    """Take the port, open the store, print the address and run the server until interrupted.
+
+    The port is taken first, so that a port in use is the one thing said ("port 8000 on 127.0.0.1 is in
+    use"), before any address is printed; the server then runs on that very socket."""
     import uvicorn
 
     from koloda.store.open import open_store
+    from koloda.web import logs
     from koloda.web.app import create_app
+    from koloda.web.limits import Limits
 
     if not 0 <= args.port <= 65535:
         raise RequestError(f"bad port {args.port}: expected 0-65535", field="port")
     if args.bot_delay < 0:
         raise RequestError(f"bad --bot-delay {args.bot_delay}: expected 0 or more seconds", field="bot_delay")
-    store = open_store(args.db)
-    app = create_app(store, bot_delay=args.bot_delay)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(
-        f"koloda: serving on http://{host}:{args.port}/ (database {store.location}); Ctrl+C stops", flush=True
-    )
-    uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio", ws_max_size=65_536
-    )
+    limits = Limits().with_assignments(args.limit)
+    sock = listen(args.host, args.port)  # a port in use is said before anything else
+    try:
+        store = open_store(args.db)
+        app = create_app(store, bot_delay=args.bot_delay, limits=limits)
+        port = sock.getsockname()[1]
+        host = f"[{args.host}]" if ":" in args.host else args.host
+        print(
+            f"koloda: serving on http://{host}:{port}/ (database {store.location}); Ctrl+C stops", flush=True
+        )
+        config = uvicorn.Config(
+            app,
+            host=args.host,
+            port=port,
+            log_config=logs.config(args.log_level, limits),
+            access_log=False,
+            ws="websockets-sansio",
+            # a message past Limits.message is refused with a frame; one 16 times larger is not even read
+            # (the protocol closes the socket with 1009)
+            ws_max_size=16 * limits.message,
+        )
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening; a port in use or an address this machine does not
+    have is a RequestError that says so."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise RequestError(f"cannot listen on {host!r}: {exc}", field="host") from None
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    if os.name != "nt":  # a restarted server takes its port again at once (Windows' flag means sharing it)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise RequestError(
+                f"port {port} on {host} is in use (another koloda serve?): stop that program or give"
+                f" another --port",
+                field="port",
+            ) from None
+        raise RequestError(f"cannot listen on {host} port {port}: {exc.strerror}", field="port") from None
+    sock.set_inheritable(True)
+    return sock

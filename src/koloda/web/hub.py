@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -22,10 +23,11 @@ from koloda import registry
 from koloda.bots.base import Fault, RandomBot
 from koloda.errors import IllegalActionError, KolodaError
 from koloda.game import GameRecord, GameSpec, GameState
-from koloda.i18n import LANGS
+from koloda.i18n import LANGS, addressed
 from koloda.store import SeatRecord, Store, TableRecord
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
+from koloda.web.telemetry import Telemetry, event
 from koloda.web.views import public_view, seat_view
 
 LOG = logging.getLogger("koloda.web")
@@ -77,9 +79,7 @@ class Room:
             "game": self.game.name,
             "players": self.record.players,
             "options": self.record.options,
-            "seats": [
-                {"name": seat.name, "bot": seat.bot, "taken": seat.taken} for seat in self.record.seats
-            ],
+            "seats": [_public(seat) for seat in self.record.seats],
             "over": self.state.is_over(),
             "version": self.version,
             "created": self.record.created,
@@ -108,9 +108,17 @@ class Hub:
     """All live rooms over one store; bots think in a thread pool so no table waits for another."""
 
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.6, bot_threads: int = 2, bot_seconds: float = 10.0
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        bot_threads: int = 2,
+        bot_seconds: float = 10.0,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.store = store
+        self.telemetry = Telemetry() if telemetry is None else telemetry
+        self.telemetry.tables.read = lambda: len(self.rooms)
         self.bot_delay = bot_delay
         self.bot_seconds = bot_seconds  # a bot taking longer for a move is replaced by its fallback
         self.rooms: dict[int, Room] = {}
@@ -138,6 +146,7 @@ class Hub:
         table_id = self.store.create_table(game.name, request.players, options.to_dict(), seed, seats)
         room = self._open(self.store.load_table(table_id))
         self.rooms[table_id] = room
+        event("create", table=table_id, game=game.name, players=request.players, version=0)
         self._schedule_bot(room)
         return room, [seat.token for seat in seats]
 
@@ -189,7 +198,7 @@ class Hub:
                     "game": record.game,
                     "players": record.players,
                     "options": record.options,
-                    "seats": [{"name": s.name, "bot": s.bot, "taken": s.taken} for s in record.seats],
+                    "seats": [_public(seat) for seat in record.seats],
                     "over": None,  # not loaded: unknown until someone opens it
                     "version": len(record.actions),
                     "created": record.created,
@@ -198,7 +207,8 @@ class Hub:
         return out
 
     async def join(self, table_id: int, seat: int, name: str | None = None) -> str:
-        """Take a free human seat from the lobby; returns its token."""
+        """Take a free seat the host opened to the lobby; returns its new token (the seat's link until
+        then stops working, so whoever sits holds the only key)."""
         room = await self.room(table_id)
         if not seat < room.record.players:
             raise refuse("bad_seat", field="seat", id=table_id, last=room.record.players - 1, seat=seat)
@@ -206,14 +216,19 @@ class Hub:
             record = room.record.seats[seat]
             if record.bot is not None or record.taken:
                 raise refuse("seat_taken", field="seat", number=seat + 1, id=table_id)
-            self._set_seat(room, seat, replace(record, taken=True, name=name or record.name))
+            if not record.open:
+                raise refuse("seat_by_link", field="seat", number=seat + 1, id=table_id)
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            self._set_seat(room, seat, replace(record, taken=True, name=name or record.name, token=token))
+            event("join", table=table_id, seat=seat, version=room.version)
             await self.broadcast(room, "sync")  # not an action: the version stays
-        return record.token
+        return token
 
     def take(self, room: Room, seat: int) -> None:
         """A seat's link was opened: the seat is no longer free in the lobby."""
         if not room.record.seats[seat].taken:
             self._set_seat(room, seat, replace(room.record.seats[seat], taken=True))
+            event("sit", table=room.record.id, seat=seat, version=room.version)
 
     def _set_seat(self, room: Room, seat: int, new: SeatRecord) -> None:
         seats = list(room.record.seats)
@@ -225,6 +240,7 @@ class Hub:
 
     async def act(self, room: Room, seat: int | None, version: int, action: int | str) -> None:
         """Check, store, apply and announce one action; a refusal raises and changes nothing."""
+        started = time.perf_counter()
         async with room.lock:
             state = room.state
             if seat is None:
@@ -248,14 +264,27 @@ class Hub:
             after = state.copy()
             try:
                 after.apply(chosen)
-            except IllegalActionError as exc:
-                raise wrap("illegal", exc, field="action") from None
+            except IllegalActionError as exc:  # the reason said to the seat that moved: "you must ..."
+                raise wrap("illegal", IllegalActionError(addressed(exc.detail)), field="action") from None
             text = state.action_text(chosen)
+            committing = time.perf_counter()
             self.store.append_action(room.record.id, room.version + 1, text)  # stored before announced
+            commit = time.perf_counter() - committing
             room.state = after
             room.actions.append(text)
             # Still under the lock: every client gets the versions in order, each once.
             await self.broadcast(room, "event")
+            bot = room.record.seats[seat].bot is not None
+            latency = time.perf_counter() - started
+            self.telemetry.acted(
+                table=room.record.id,
+                seat=seat,
+                version=room.version,
+                latency=latency,
+                commit=commit,
+                bot=bot,
+                over=after.is_over(),
+            )
         self._schedule_bot(room)
 
     async def broadcast(self, room: Room, kind: str) -> None:
@@ -316,5 +345,11 @@ def _seats(requests: list[SeatRequest] | None, players: int) -> list[SeatRecord]
     for index, seat in enumerate(requests or [SeatRequest()] * players, start=1):
         bot = seat.kind == "bot"
         name = seat.name or f"{'Bot' if bot else 'Player'} {index}"
-        seats.append(SeatRecord(name, secrets.token_urlsafe(TOKEN_BYTES), seat.level if bot else None, bot))
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        seats.append(SeatRecord(name, token, seat.level if bot else None, bot, open=seat.open and not bot))
     return seats
+
+
+def _public(seat: SeatRecord) -> dict[str, Any]:
+    """What everyone may know of a seat: never its token."""
+    return {"name": seat.name, "bot": seat.bot, "taken": seat.taken, "open": seat.open}

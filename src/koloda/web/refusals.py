@@ -62,6 +62,7 @@ TEXTS: dict[str, Text] = {
     # the request or message as a whole
     "bad_json": Text("bad_json", RequestError, 400),
     "too_large": Text("too_large", RequestError, 413),
+    "too_deep": Text("bad_json", RequestError, 400),
     "bad_request": Text("bad_request", RequestError, 400),
     "bad_message": Text("bad_message", RequestError, 400),
     # a schema mistake under a key whose refusals have their own code
@@ -73,6 +74,15 @@ TEXTS: dict[str, Text] = {
     "hello_again": Text("bad_message", RequestError, 400),
     "not_found": Text("not_found", NotFoundError, 404),
     "method_not_allowed": Text("method_not_allowed", RequestError, 405),
+    # the guard (koloda.web.guard): rates, origins, content types
+    "rate_limited": Text("rate_limited", RequestError, 429),
+    "messages_limited": Text("rate_limited", RequestError, 429),
+    "address_messages_limited": Text("rate_limited", RequestError, 429),
+    "creations_limited": Text("rate_limited", RequestError, 429),
+    "too_many_connections": Text("too_many_connections", RequestError, 429),
+    "cross_origin": Text("cross_origin", RequestError, 403),
+    "not_json": Text("not_json", RequestError, 415),
+    "no_content_type": Text("not_json", RequestError, 415),
     # ids
     "unknown_table": Text("unknown_table", NotFoundError, 404),
     "unknown_sheet": Text("unknown_sheet", NotFoundError, 404),
@@ -81,6 +91,7 @@ TEXTS: dict[str, Text] = {
     # seats
     "bad_seat": Text("bad_seat", RequestError, 400),
     "seat_taken": Text("seat_taken", IllegalActionError, 409),
+    "seat_by_link": Text("seat_by_link", RequestError, 403),
     # play
     "spectator": Text("spectator", RequestError, 403),
     "game_over": Text("game_over", IllegalActionError, 409),
@@ -109,6 +120,15 @@ TEXTS: dict[str, Text] = {
 WORDS: dict[str, str] = {
     "bad_json": N_("refusal.bad_json"),
     "too_large": N_("refusal.too_large"),
+    "too_deep": N_("refusal.too_deep"),
+    "rate_limited": N_("refusal.rate_limited"),
+    "messages_limited": N_("refusal.messages_limited"),
+    "address_messages_limited": N_("refusal.address_messages_limited"),
+    "creations_limited": N_("refusal.creations_limited"),
+    "too_many_connections": N_("refusal.too_many_connections"),
+    "cross_origin": N_("refusal.cross_origin"),
+    "not_json": N_("refusal.not_json"),
+    "no_content_type": N_("refusal.no_content_type"),
     "bad_request": N_("refusal.bad_request"),
     "bad_message": N_("refusal.bad_message"),
     "options_shape": N_("refusal.options_shape"),
@@ -125,6 +145,7 @@ WORDS: dict[str, str] = {
     "bad_token": N_("refusal.bad_token"),
     "bad_seat": N_("refusal.bad_seat"),
     "seat_taken": N_("refusal.seat_taken"),
+    "seat_by_link": N_("refusal.seat_by_link"),
     "spectator": N_("refusal.spectator"),
     "game_over": N_("refusal.game_over"),
     "stale": N_("refusal.stale"),

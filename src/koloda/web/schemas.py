@@ -44,11 +44,13 @@ from koloda import registry
 from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.options import Options as GameOptions
+from koloda.web.limits import Limits
 from koloda.web.refusals import invalid, mistake, refuse, shown, wrap
 
-MAX_BODY = 65_536  # bytes of a request body; the largest real one (a new table) is under 2 KB
-MAX_MESSAGE = 4096  # bytes of a websocket message; no legal message comes near it
-MAX_NAME = 40  # characters of a player's name
+DEFAULT_LIMITS = Limits()
+
+# The sizes an operator may change (a body, a message, JSON's nesting, a name) are koloda.web.limits.Limits;
+# these are facts of the games, the store and the browsers.
 MAX_NAMES = 30  # names in one request: no game koloda referees seats more (banki's max_players)
 MAX_SEED = 2**62 - 1
 MAX_TEXT = 80  # characters of an action's notation (the store's column) or a preset's name
@@ -72,10 +74,17 @@ def _fail(kind: str, **context: object) -> PydanticCustomError:
     return PydanticCustomError(kind, kind, dict(context))
 
 
-def _name(value: str) -> str:
+def _limits(info: ValidationInfo) -> Limits:
+    """The limits a validation runs under (its context's, else the defaults)."""
+    found = info.context.get("limits") if isinstance(info.context, dict) else None
+    return found if isinstance(found, Limits) else DEFAULT_LIMITS
+
+
+def _name(value: str, info: ValidationInfo) -> str:
     stripped = value.strip()
-    if not 1 <= len(stripped) <= MAX_NAME or any(unicodedata.category(c) in ("Cc", "Cs") for c in stripped):
-        raise _fail("name", max=MAX_NAME)
+    most = _limits(info).name
+    if not 1 <= len(stripped) <= most or any(unicodedata.category(c) in ("Cc", "Cs") for c in stripped):
+        raise _fail("name", max=most)
     return stripped
 
 
@@ -96,7 +105,8 @@ def _event(value: str) -> str:
     return value
 
 
-#: A player's name: 1-40 characters once the spaces at its ends are taken off, no control characters.
+#: A player's name: 1-40 characters (Limits.name) once the spaces at its ends are taken off, no control
+#: characters.
 Name = Annotated[str, AfterValidator(_name)]
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
 Preset = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
@@ -110,11 +120,13 @@ Token = Annotated[str, Field(pattern=TOKEN.pattern, max_length=64)]
 
 
 class SeatRequest(Strict):
-    """One seat of a new table: a human or a bot of a level, and a name (a default when absent)."""
+    """One seat of a new table: a human or a bot of a level, a name (a default when absent), and whether
+    the seat is open to the lobby."""
 
     kind: Annotated[str, _choice(("human", "bot"))] = "human"
     level: Annotated[str, _choice(tuple(LEVELS))] = "medium"  # a bot's; a human seat ignores it
     name: Name | None = None
+    open: bool = False  # a human seat anyone in the lobby may take; else only its link takes it
 
 
 class NewTable(Strict):
@@ -246,42 +258,57 @@ _MESSAGE_TYPES: dict[str, type[Strict]] = {"hello": Hello, "act": Act, "sync": S
 # -- parsing -----------------------------------------------------------------------------------------
 
 
-def parse_json(raw: bytes | str) -> Any:
+def parse_json(raw: bytes | str, limits: Limits = DEFAULT_LIMITS) -> Any:
     """Strict JSON: UTF-8, no NaN or Infinity, no number too large for a float or too long for an int,
-    nested at most 200 deep (bad_json otherwise)."""
+    nested at most ``limits.depth`` deep (bad_json otherwise)."""
     try:
         data = from_json(raw, allow_inf_nan=False)
     except (ValueError, TypeError) as exc:  # TypeError: text that is not valid Unicode
-        raise refuse("bad_json", detail=str(exc)) from None
-    if not _finite(data):
-        raise refuse("bad_json", detail="a number is too large")
+        detail = str(exc)
+        if "recursion limit" in detail:  # the parser's own ceiling (200) is past any depth allowed
+            raise refuse("too_deep", limit=limits.depth) from None
+        raise refuse("bad_json", detail=detail) from None
+    _check_json(data, limits.depth)
     return data
 
 
-def _finite(value: Any) -> bool:
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, list):
-        return all(_finite(item) for item in value)
-    if isinstance(value, dict):
-        return all(_finite(item) for item in value.values())
-    return True
+def _check_json(data: Any, limit: int) -> None:
+    """Refuse a float out of range, and nesting deeper than ``limit`` (a list in a list is 2 deep)."""
+
+    def check(value: Any, depth: int) -> None:
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise refuse("bad_json", detail="a number is too large")
+        elif isinstance(value, (list, dict)):
+            if depth == limit:
+                raise refuse("too_deep", limit=limit)
+            for item in value if isinstance(value, list) else value.values():
+                check(item, depth + 1)
+
+    check(data, 0)
 
 
 def validated(
-    model: type[M], data: object, *, key: str = "bad_request", keys: Mapping[str, str] | None = None
+    model: type[M],
+    data: object,
+    *,
+    key: str = "bad_request",
+    keys: Mapping[str, str] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> M:
     """``data`` as ``model``, or the refusal ``key`` naming the first mistake (``keys`` gives other
     refusals for mistakes under some top-level keys, e.g. ``{"options": "options_shape"}``)."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context={"limits": limits})
     except ValidationError as exc:
         raise invalid(exc, model, key=key, whole="body", keys=keys) from None
 
 
-def body(raw: bytes, model: type[M], *, keys: Mapping[str, str] | None = None) -> M:
+def body(
+    raw: bytes, model: type[M], limits: Limits = DEFAULT_LIMITS, *, keys: Mapping[str, str] | None = None
+) -> M:
     """A request body as ``model``."""
-    return validated(model, parse_json(raw), keys=keys)
+    return validated(model, parse_json(raw, limits), keys=keys, limits=limits)
 
 
 def game_options(cls: type[OptionsT], preset: str, options: Mapping[str, Any]) -> OptionsT:
@@ -315,14 +342,14 @@ def query(items: Iterable[tuple[str, str]], model: type[M]) -> M:
         raise invalid(exc, model, key="bad_request", whole="query") from None
 
 
-def message(raw: bytes | str) -> Hello | Act | Sync | Ping:
-    """A websocket message: at most MAX_MESSAGE bytes of JSON, one of the four kinds."""
+def message(raw: bytes | str, limits: Limits = DEFAULT_LIMITS) -> Hello | Act | Sync | Ping:
+    """A websocket message: at most ``limits.message`` bytes of JSON, one of the four kinds."""
     size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
-    if size > MAX_MESSAGE:
-        raise refuse("message_too_long", limit=MAX_MESSAGE)
-    data = parse_json(raw)
+    if size > limits.message:
+        raise refuse("message_too_long", limit=limits.message)
+    data = parse_json(raw, limits)
     try:
-        return _CLIENT_MESSAGE.validate_python(data)
+        return _CLIENT_MESSAGE.validate_python(data, context={"limits": limits})
     except ValidationError as exc:
         # The path of a mistake inside a message starts with the message's type: drop it.
         kind = data.get("type") if isinstance(data, dict) else None

@@ -169,7 +169,7 @@ def deal_from_json(data: Any, players: Sequence[Player], book: ScoreBook) -> Dea
     seats = {player.name: seat for seat, player in enumerate(players)}
 
     def seat_of(name: Any, what: str) -> int:
-        if name not in seats:
+        if not isinstance(name, str) or name not in seats:  # a list or an object is not a name either
             raise ScoreFileError(
                 Msg("scorefile.not_player", what=Msg(what), name=repr(name), names=", ".join(seats))
             )

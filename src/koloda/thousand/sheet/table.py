@@ -70,8 +70,9 @@ def status_line(game: ScoredGame, lang: Lang = "ru") -> str:
             else:
                 left = options.barrel_deals - state.barrel
                 barrel.append(say(lang, "thousand.table.barrel_left", name=name, n=left))
+    nobody = say(lang, "thousand.table.nobody")
     if options.barrel:
-        who = ", ".join(barrel) or "—"
+        who = ", ".join(barrel) or nobody
         parts.append(say(lang, "thousand.table.barrel", threshold=options.barrel_threshold, who=who))
     if options.rule_800 != "off":
         past = [
@@ -80,7 +81,7 @@ def status_line(game: ScoredGame, lang: Lang = "ru") -> str:
             if state.total >= options.threshold_800 and state.barrel is None
         ]
         line = options.threshold_800
-        who = ", ".join(past) or "—"
+        who = ", ".join(past) or nobody
         parts.append(say(lang, "thousand.table.line_800", line=line, who=who))
     if options.bombs_per_game is not None:
         left_bombs = ", ".join(
@@ -107,13 +108,28 @@ def csv_table(game: ScoredGame, lang: Lang = "ru") -> str:
             say(lang, "thousand.csv.raw", name=name),
             say(lang, "thousand.csv.total", name=name),
         ]
-    writer.writerow(head)
+    writer.writerow([csv_text(cell) for cell in head])
     for index, score in enumerate(game.book.deals, start=1):
-        row: list[Any] = [index, score.explain(game.names, lang, game.genders)]
+        row: list[Any] = [index, csv_text(score.explain(game.names, lang, game.genders))]
         for seat in range(game.book.players):
             row += [score.delta[seat], score.raw[seat], score.total[seat]]
         writer.writerow(row)
     return out.getvalue()
+
+
+#: What a spreadsheet reads as the start of a formula (or, for tab and carriage return, may turn into one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A text cell of a CSV export, made inert: one that a spreadsheet would run as a formula (a player
+    named ``=HYPERLINK(...)``) gets a ``'`` in front, which spreadsheets show as text. Numbers are written
+    as numbers and never pass here.
+
+    >>> csv_text("=1+1"), csv_text("-Аня"), csv_text("Аня")
+    ("'=1+1", "'-Аня", 'Аня')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def json_result(game: ScoredGame, lang: Lang = "ru") -> dict[str, Any]:

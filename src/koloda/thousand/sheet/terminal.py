@@ -239,7 +239,7 @@ def _seat_parser(sheet: Sheet, default: int | None = None) -> Callable[[str], in
         text = text.strip()
         if not text and default is not None:
             return default
-        if text.isdigit() and 1 <= int(text) <= len(names):
+        if text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= len(names):
             return int(text) - 1
         for seat, name in enumerate(names):
             if text.lower() == name.lower():

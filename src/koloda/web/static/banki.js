@@ -18,7 +18,7 @@ async function showList() {
 async function showForm() {
   OPTIONS = await api("GET", "/api/banki/options");
   const preset = document.getElementById("banki-preset");
-  preset.replaceChildren(...OPTIONS.presets.map((name) => el("option", { value: name }, name)));
+  preset.replaceChildren(...OPTIONS.presets.map((name) => el("option", { value: name }, presetText(name))));
   FORM = optionsForm(document.getElementById("banki-options"), OPTIONS.schema);
   FORM.fill(OPTIONS.preset_values[preset.value]);
   preset.addEventListener("change", () => FORM.fill(OPTIONS.preset_values[preset.value]));
@@ -38,8 +38,32 @@ async function createGame(event) {
 
 // Every event the referee accepts now, as a tree of words: a tap on a word shows the words that may follow
 // it; a tap on a whole event puts it on the line (Enter sends it). A template (a kick, a newcomer, an
-// order) puts its start on the line and waits for the rest to be typed.
+// order) puts its start on the line and waits for the rest to be typed. The buttons carry the referee's
+// canonical words (data-word, data-event), and show and fill in the page's language: the server gives
+// every event in both (game.ru.suggestions beside game.suggestions, word for word), and the referee reads
+// either.
+function localWords() {
+  const said = {};
+  const pairs = [[game.suggestions, game[lang()].suggestions], [game.templates, game[lang()].templates]];
+  for (const [canonical, local] of pairs) {
+    canonical.forEach((text, i) => {
+      const words = text.split(" ");
+      const shown = local[i].split(" ");
+      words.forEach((word, k) => { if (!(word in said)) said[word] = shown[k]; });
+    });
+  }
+  return said;
+}
+
+function localLine(text, template) {
+  const list = template ? game.templates : game.suggestions;
+  const at = list.indexOf(text);
+  return at < 0 ? text : game[lang()][template ? "templates" : "suggestions"][at];
+}
+
 function renderChips() {
+  const said = localWords();
+  const shown = (text) => text.split(" ").map((word) => said[word] || word).join(" ");
   const prefix = path.join(" ");
   const starts = (text) => path.length === 0 || text === prefix || text.startsWith(prefix + " ");
   const events = game.suggestions.filter(starts);
@@ -51,25 +75,32 @@ function renderChips() {
   }
   const chips = [];
   if (path.length) {
-    chips.push(el("button", { class: "chip path", type: "button", dataset: { back: "1" }, onclick: () => { path.pop(); renderChips(); } }, "← " + prefix));
+    chips.push(el("button", { class: "chip path", type: "button", dataset: { back: "1" }, "aria-label": `${t("web.back")}: ${shown(prefix)}`,
+      onclick: () => { path.pop(); renderChips(); } }, "← " + shown(prefix)));
   }
   if (path.length && events.includes(prefix)) {
-    chips.push(el("button", { class: "chip event", type: "button", dataset: { event: prefix }, onclick: () => put(prefix, false) }, prefix + " ⏎"));
+    chips.push(el("button", { class: "chip event", type: "button", dataset: { event: prefix }, onclick: () => put(localLine(prefix, false), false) }, shown(prefix) + " ⏎"));
   }
   if (path.length && templates.includes(prefix)) {
-    chips.push(el("button", { class: "chip event", type: "button", dataset: { template: prefix }, onclick: () => put(prefix, true) }, prefix + " …"));
+    chips.push(el("button", { class: "chip event", type: "button", dataset: { template: prefix }, onclick: () => put(localLine(prefix, true), true, prefix.startsWith("kick ")) }, shown(prefix) + " …"));
   }
   for (const word of next) {
-    chips.push(el("button", { class: "chip", type: "button", dataset: { word }, onclick: () => { path.push(word); renderChips(); } }, word));
+    chips.push(el("button", { class: "chip", type: "button", dataset: { word }, onclick: () => { path.push(word); renderChips(); } }, said[word] || word));
   }
   document.getElementById("chips").replaceChildren(...chips);
 }
 
-function put(text, more) {
+// A kick's distance by taps: whole metres (any other, 7.5, is typed; the keyboard offers digits).
+const KICK_METRES = Array.from({ length: 15 }, (_, i) => i + 1);
+
+function put(text, more, kick) {
   const input = document.getElementById("event");
   input.value = more ? text + " " : text;
-  input.inputMode = more && text.startsWith("kick") ? "decimal" : "text";
-  input.focus();
+  input.inputMode = kick ? "decimal" : "text";
+  document.querySelectorAll("#chips [data-metres]").forEach((chip) => chip.remove());
+  if (!kick) { input.focus(); return; }
+  document.getElementById("chips").append(...KICK_METRES.map((m) => el("button", { class: "chip", type: "button",
+    dataset: { metres: m }, onclick: () => { input.value = `${text} ${m}`; } }, t("web.metres", { metres: m }))));
 }
 
 function render() {
@@ -77,11 +108,18 @@ function render() {
   document.getElementById("describe").textContent = text.describe;
   document.getElementById("news").replaceChildren(...text.news.map((line) => el("li", { class: "status" }, line)));
   document.getElementById("next").replaceChildren(...text.next.map((line) => el("li", {}, line)));
-  document.getElementById("history").replaceChildren(...game.view.history.map((line) => el("li", {}, line)));
+  document.getElementById("history").replaceChildren(...text.history.map((line) => el("li", {}, line)));
   document.getElementById("undo").disabled = game.view.history.length === 0;
   path = [];
   renderChips();
   document.body.dataset.events = game.view.history.length;
+}
+
+// Take back the last event: asked first, naming it in the page's language.
+async function undo() {
+  const last = () => game[lang()].history[game[lang()].history.length - 1];
+  if (!(await confirmAction(() => t("web.confirmUndoEvent", { event: last() }), () => t("web.undoYes")))) return;
+  send(`/api/banki/${GAME_ID}/undo`);
 }
 
 async function send(url, body) {
@@ -97,7 +135,11 @@ async function send(url, body) {
 }
 
 async function start() {
-  langSwitch(() => { if (game) render(); else showList(); });
+  langSwitch(() => {
+    if (game) { render(); return; }
+    document.querySelectorAll("#banki-preset option").forEach((option) => { option.textContent = presetText(option.value); });
+    showList();
+  });
   if (!GAME_ID) {
     document.getElementById("new-banki").addEventListener("submit", createGame);
     await showForm();
@@ -109,7 +151,7 @@ async function start() {
     e.preventDefault();
     send(`/api/banki/${GAME_ID}/events`, { event: document.getElementById("event").value });
   });
-  document.getElementById("undo").addEventListener("click", () => send(`/api/banki/${GAME_ID}/undo`));
+  document.getElementById("undo").addEventListener("click", undo);
   try {
     game = await api("GET", `/api/banki/${GAME_ID}`);
     render();

@@ -38,20 +38,75 @@ function applyWords(root) {
   (root || document).querySelectorAll("[data-i18n-placeholder]").forEach((el) => {
     el.placeholder = t(el.dataset.i18nPlaceholder);
   });
+  (root || document).querySelectorAll("[data-i18n-label]").forEach((el) => {
+    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  });
   document.documentElement.lang = lang();
 }
 
+// The language switch: the other language's name, in that language.
 function langSwitch(onChange) {
   const button = document.getElementById("lang");
-  const show = () => { button.textContent = t("web.otherLang"); };
+  const show = () => {
+    button.textContent = t("web.otherLang");
+    button.lang = lang() === "ru" ? "en" : "ru";
+  };
   show();
   button.addEventListener("click", () => {
     localStorage.setItem("koloda-lang", lang() === "ru" ? "en" : "ru");
     show();
     applyWords();
+    document.querySelectorAll("dialog.confirm").forEach((dialog) => dialog.refresh());
     if (onChange) onChange();
   });
   applyWords();
+}
+
+// Ask before something that cannot be taken back (an undo): a modal dialog with the question, the
+// destructive choice and a way out (Escape or the catalog's web.keep). `question` and `yes` are functions
+// giving the words, so that the dialog follows the language switch. Resolves to true when confirmed.
+function confirmAction(question, yes) {
+  return new Promise((resolve) => {
+    const dialog = el("dialog", { class: "confirm", "aria-labelledby": "confirm-question" },
+      el("p", { id: "confirm-question" }),
+      el("div", { class: "row" },
+        el("button", { class: "secondary", type: "button", id: "confirm-no" }),
+        el("button", { class: "danger", type: "button", id: "confirm-yes" })));
+    dialog.refresh = () => {
+      dialog.querySelector("#confirm-question").textContent = question();
+      dialog.querySelector("#confirm-no").textContent = t("web.keep");
+      dialog.querySelector("#confirm-yes").textContent = yes();
+    };
+    dialog.refresh();
+    const done = (answer) => { dialog.close(); dialog.remove(); resolve(answer); };
+    dialog.querySelector("#confirm-yes").addEventListener("click", () => done(true));
+    dialog.querySelector("#confirm-no").addEventListener("click", () => done(false));
+    dialog.addEventListener("cancel", (e) => { e.preventDefault(); done(false); });
+    document.body.append(dialog);
+    dialog.showModal();
+    dialog.querySelector("#confirm-no").focus();
+  });
+}
+
+// A seat's name: the server's default for an unnamed seat ("Bot 3" in seat 3) in the page's language.
+function seatName(name, seat) {
+  const found = /^(Bot|Player) (\d+)$/.exec(name);
+  if (!found || Number(found[2]) !== seat + 1) return name;
+  return `${t(found[1] === "Bot" ? "web.bot" : "web.playerWord")} ${found[2]}`;
+}
+
+// A preset's name in the page's language.
+const PRESET_KEYS = {
+  default: "web.preset.default", "no-trumps": "web.preset.no-trumps", "one-trump": "web.preset.one-trump",
+  "two-trumps": "web.preset.two-trumps", "senior-junior": "web.preset.senior-junior", literal: "web.preset.literal",
+  strict: "web.preset.strict", "fine-31": "web.preset.fine-31", "no-penalty": "web.preset.no-penalty",
+  home: "web.preset.home", tournament: "web.preset.tournament", russian: "web.preset.russian",
+  moscow: "web.preset.moscow", chelyabinsk: "web.preset.chelyabinsk",
+  "moscow-stick-in-hand": "web.preset.moscow-stick-in-hand", cards: "web.preset.cards",
+};
+
+function presetText(name) {
+  return PRESET_KEYS[name] ? t(PRESET_KEYS[name]) : name;
 }
 
 function el(tag, attrs, ...children) {
@@ -72,6 +127,11 @@ function el(tag, attrs, ...children) {
 
 const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 const RANK_KEYS = { J: "web.rank.J", Q: "web.rank.Q", K: "web.rank.K", A: "web.rank.A" };
+const RANK_NAMES = {
+  6: "web.rankName.6", 7: "web.rankName.7", 8: "web.rankName.8", 9: "web.rankName.9", 10: "web.rankName.10",
+  J: "web.rankName.J", Q: "web.rankName.Q", K: "web.rankName.K", A: "web.rankName.A",
+};
+const SUIT_NAMES = { S: "web.suitName.S", C: "web.suitName.C", D: "web.suitName.D", H: "web.suitName.H" };
 
 // A rank as the page's language writes it (the catalog's web.rank.*).
 function rankText(rank) {
@@ -84,19 +144,30 @@ function cardParts(text) {
   return { rank: rankText(rank), suit: SUITS[suit] || suit, red: suit === "H" || suit === "D" };
 }
 
-// One card as CSS: rank and suit in the corners, the suit large in the middle.
+// A card in words, for a screen reader and a tooltip: "ten of hearts" (the catalog's web.cardName).
+function cardName(text) {
+  const suit = text.slice(-1);
+  const rank = text.slice(0, -1);
+  if (!RANK_NAMES[rank] || !SUIT_NAMES[suit]) return text;
+  return t("web.cardName", { rank: t(RANK_NAMES[rank]), suit: t(SUIT_NAMES[suit]) });
+}
+
+// One card, drawn by the page: its face is as wide as a card whatever room the card is given, so that in a
+// fanned hand each card shows its left strip, where the index (the rank over the suit) is; the big suit
+// sits at the lower right. There is no upside-down corner: it was unreadable at a phone's size.
 function cardEl(text, extra) {
   const { rank, suit, red } = cardParts(text);
-  const node = el("div", { class: `card${red ? " red" : ""}${extra ? " " + extra : ""}`, title: text },
-    el("span", { class: "corner top" }, rank, el("br"), suit),
-    el("span", { class: "pip" }, suit),
-    el("span", { class: "corner bottom" }, rank, el("br"), suit));
+  const node = el("div", { class: `card${red ? " red" : ""}${extra ? " " + extra : ""}`, role: "img",
+    "aria-label": cardName(text), title: cardName(text) },
+  el("span", { class: "face", "aria-hidden": "true" },
+    el("span", { class: "idx" }, el("span", { class: "rank" }, rank), el("span", { class: "suit" }, suit)),
+    el("span", { class: "pip" }, suit)));
   node.dataset.card = text;
   return node;
 }
 
 function cardBack(extra) {
-  return el("div", { class: `card back${extra ? " " + extra : ""}` });
+  return el("div", { class: `card back${extra ? " " + extra : ""}`, "aria-hidden": "true" }, el("span", { class: "face" }));
 }
 
 // An action's notation with suit symbols and the page's ranks ("KH+QH+JH+9H" -> "K♥ Q♥ J♥ 9♥").
@@ -105,6 +176,17 @@ function prettyAction(text) {
 }
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+const DASHES = ["none", "7 3", "2 3", "9 3 2 3"];
+
+// A player's mark on the chart: a circle, a square, a triangle, a diamond.
+function mark(seat, cx, cy, colour) {
+  const x = Number(cx), y = Number(cy);
+  const shape = seat % 4;
+  if (shape === 0) return `<circle cx="${cx}" cy="${cy}" r="3.5" fill="${colour}"/>`;
+  if (shape === 1) return `<rect x="${x - 3.5}" y="${y - 3.5}" width="7" height="7" fill="${colour}"/>`;
+  if (shape === 2) return `<polygon points="${x},${y - 4.5} ${x + 4},${y + 3} ${x - 4},${y + 3}" fill="${colour}"/>`;
+  return `<polygon points="${x},${y - 4.5} ${x + 4.5},${y} ${x},${y + 4.5} ${x - 4.5},${y}" fill="${colour}"/>`;
+}
 
 // Every player's total over the deals, with the target, the 800 line and the barrel drawn across.
 function chartSvg(chart) {
@@ -130,15 +212,20 @@ function chartSvg(chart) {
   for (let i = 1; i <= deals; i++) {
     parts.push(`<text x="${x(i)}" y="${height - 8}" text-anchor="middle" class="label">${i}</text>`);
   }
+  // Tied totals would draw one line over another: each player's line is moved a little up or down
+  // (3 px a player) and has its own dashes and marks, so that every line stays in sight.
+  const count = chart.series.length;
   chart.series.forEach((series, seat) => {
     const colour = COLOURS[seat % COLOURS.length];
-    const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    parts.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2.5" class="player-line" data-seat="${seat}"/>`);
-    series.forEach((v, i) => parts.push(`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${colour}"/>`));
+    const shift = (seat - (count - 1) / 2) * 3;
+    const py = (v) => (y(v) + shift).toFixed(1);
+    const points = series.map((v, i) => `${x(i).toFixed(1)},${py(v)}`).join(" ");
+    parts.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2.5" stroke-dasharray="${DASHES[seat % DASHES.length]}" class="player-line" data-seat="${seat}"/>`);
+    series.forEach((v, i) => parts.push(mark(seat, x(i).toFixed(1), py(v), colour)));
   });
   parts.push("</svg>");
   const legend = chart.names.map((name, seat) =>
-    `<span class="legend-item"><span class="swatch" style="background:${COLOURS[seat % COLOURS.length]}"></span>${escapeHtml(name)}</span>`).join(" ");
+    `<span class="legend-item"><svg class="swatch seat-${seat % COLOURS.length}" viewBox="-6 -6 12 12" aria-hidden="true">${mark(seat, "0", "0", "currentColor")}</svg>${escapeHtml(name)}</span>`).join(" ");
   return `<div class="chart-box">${parts.join("")}<div class="legend">${legend}</div></div>`;
 }
 
@@ -152,10 +239,12 @@ function tableEl(head, rows, cls) {
     el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, cell))))));
 }
 
+// Every request that changes something says its body is JSON, even an empty one: the server refuses
+// any other (a page of another site cannot send that without asking first).
 async function api(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers: method === "GET" ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json();

@@ -17,7 +17,7 @@ function renderForm() {
   const players = document.getElementById("players");
   fillSelect(players, Array.from({ length: high - low + 1 }, (_, i) => low + i));
   if (!players.dataset.touched) players.value = String(Math.min(high, Math.max(low, 3)));
-  fillSelect(document.getElementById("preset"), game.presets);
+  fillSelect(document.getElementById("preset"), game.presets, presetText);
   const box = document.getElementById("option-form");
   box.replaceChildren();
   FORM = optionsForm(box, game.schema);
@@ -36,21 +36,28 @@ function renderSeats() {
   const box = document.getElementById("seats");
   const old = [...box.querySelectorAll(".seat-row")].map((row) => ({
     kind: row.querySelector(".kind").value, level: row.querySelector(".level").value, name: row.querySelector(".name").value,
+    open: row.querySelector(".open input").checked,
   }));
   const rows = [];
   for (let i = 0; i < count; i++) {
-    const prev = old[i] || { kind: i === 0 ? "human" : "bot", level: "medium", name: "" };
+    const prev = old[i] || { kind: i === 0 ? "human" : "bot", level: "medium", name: "", open: false };
     const kind = el("select", { class: "kind", "aria-label": `${t("web.seatWord")} ${i + 1}` },
       el("option", { value: "human" }, t("web.human")), el("option", { value: "bot" }, t("web.bot")));
     kind.value = prev.kind;
-    const level = el("select", { class: "level", "aria-label": t("web.level") },
+    const level = el("select", { class: "level", "aria-label": `${t("web.level")} ${i + 1}` },
       ...GAMES.levels.map((lv) => el("option", { value: lv }, levelText(lv))));
     level.value = prev.level;
-    const name = el("input", { type: "text", class: "name", placeholder: t("web.name"), maxlength: "40", value: prev.name });
-    const sync = () => level.classList.toggle("hidden", kind.value !== "bot");
+    const name = el("input", { type: "text", class: "name", placeholder: t("web.name"), maxlength: "40", value: prev.name,
+      "aria-label": `${t("web.name")} ${i + 1}` });
+    // a human seat is taken with its link only, unless the host opens it to anyone in the lobby
+    const open = el("label", { class: "open" }, el("input", { type: "checkbox", checked: prev.open }), " ", t("web.openSeat"));
+    const sync = () => {
+      level.classList.toggle("hidden", kind.value !== "bot");
+      open.classList.toggle("hidden", kind.value === "bot");
+    };
     kind.addEventListener("change", sync);
     sync();
-    rows.push(el("div", { class: "seat-row", dataset: { seat: i } }, el("strong", {}, `${i + 1}.`), kind, level, name));
+    rows.push(el("div", { class: "seat-row", dataset: { seat: i } }, el("strong", {}, `${i + 1}.`), kind, level, name, open));
   }
   box.replaceChildren(...rows);
 }
@@ -77,6 +84,7 @@ async function createTable(event) {
     const seats = [...document.querySelectorAll("#seats .seat-row")].map((row, i) => {
       const seat = { kind: row.querySelector(".kind").value };
       if (seat.kind === "bot") seat.level = row.querySelector(".level").value;
+      else seat.open = row.querySelector(".open input").checked;
       // an unnamed seat is named in the page's language, not in the server's default (English)
       seat.name = row.querySelector(".name").value.trim() || `${seat.kind === "bot" ? t("web.bot") : t("web.playerWord")} ${i + 1}`;
       return seat;
@@ -119,11 +127,11 @@ async function loadTables() {
   list.replaceChildren(...tables.map((table) => {
     const title = GAMES[table.game] ? GAMES[table.game].title[lang()] : table.game;
     const seats = table.seats.map((seat, i) => {
-      if (seat.bot || seat.taken || table.over) {
-        return el("span", { class: "muted" }, `${i + 1}. ${seat.name}${seat.bot ? ` (${levelText(seat.bot)})` : ""}`);
+      if (seat.bot || seat.taken || !seat.open || table.over) {
+        return el("span", { class: "muted" }, `${i + 1}. ${seatName(seat.name, i)}${seat.bot ? ` (${levelText(seat.bot)})` : ""}`);
       }
       return el("button", { class: "act join", type: "button", dataset: { table: table.id, seat: i },
-        onclick: () => joinSeat(table.id, i) }, `${t("web.join")}: ${i + 1}`);
+        onclick: () => joinSeat(table.id, i) }, t("web.joinSeat", { number: i + 1, name: seatName(seat.name, i) }));
     });
     return el("li", {}, el("strong", {}, `${t("web.table")} ${table.id}: ${title}`), table.over ? `(${t("web.over")})` : "",
       ...seats, el("a", { href: `/table/${table.id}` }, t("web.watch")));
@@ -152,6 +160,7 @@ async function start() {
   renderForm();
   langSwitch(() => {
     fillSelect(document.getElementById("game"), names, (n) => GAMES[n].title[lang()]);
+    fillSelect(document.getElementById("preset"), GAMES[document.getElementById("game").value].presets, presetText);
     renderSeats();
     loadTables();
   });

@@ -100,6 +100,7 @@ async function addDeal(event) {
 }
 
 async function undo() {
+  if (!(await confirmAction(() => t("web.confirmUndoDeal"), () => t("web.undoYes")))) return;
   try {
     sheet = await api("POST", `/api/sheets/${sheet.id}/undo`);
     renderSheet();
@@ -108,8 +109,14 @@ async function undo() {
   }
 }
 
+// The presets in the page's language.
+function presetLabels() {
+  document.querySelectorAll("#sheet-preset option").forEach((option) => { option.textContent = presetText(option.value); });
+}
+
 async function start() {
-  langSwitch(() => { if (sheet) renderSheet(); else showList(); });
+  presetLabels();
+  langSwitch(() => { presetLabels(); if (sheet) renderSheet(); else showList(); });
   if (!SHEET_ID) {
     document.getElementById("new-sheet").addEventListener("submit", createSheet);
     showList();

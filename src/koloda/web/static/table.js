@@ -28,9 +28,11 @@ function connect() {
   });
 }
 
+// The connection: a dot and a word in the header (white on the header's green; offline in a red pill).
 function setConn(up) {
   const conn = document.getElementById("conn");
-  conn.textContent = `${t("web.connection")}: ${up ? t("web.online") : t("web.offline")}`;
+  conn.textContent = up ? t("web.online") : t("web.offline");
+  conn.className = `conn ${up ? "up" : "down"}`;
   document.body.dataset.connected = up ? "1" : "0";
 }
 
@@ -40,17 +42,34 @@ function receive(data) {
     if (data.type === "sync" || (data.view && data.view.current_player !== msg.seat)) selected = null;
     render();
   } else if (data.type === "error") {
-    document.getElementById("error").textContent = errorText(data);
+    say(errorText(data));
     document.body.dataset.lastError = data.code;
   }
 }
 
 function send(action) {
-  document.getElementById("error").textContent = "";
+  say("");
   socket.send(JSON.stringify({ type: "act", v: msg.v, action }));
 }
 
-function names() { return msg.table.seats.map((s) => s.name); }
+// A line under the hand: why a card cannot be played, or the server's refusal.
+function say(text) {
+  document.getElementById("error").textContent = text;
+}
+
+// The seats' names; one the server named by default ("Bot 2", "Player 1" for an unnamed seat made through
+// the API) is said in the page's language.
+function names() { return msg.table.seats.map((s, i) => seatName(s.name, i)); }
+// Text the server wrote (the Thousand's score table and its status line) names the seats as they are
+// stored: a default name in it is said in the page's language too.
+function localNames(text) {
+  let out = String(text);
+  msg.table.seats.forEach((seat, i) => {
+    const local = seatName(seat.name, i);
+    if (local !== seat.name) out = out.split(seat.name).join(local);
+  });
+  return out;
+}
 function who(seat) { return seat === null || seat === undefined ? "—" : names()[seat]; }
 
 function render() {
@@ -70,6 +89,8 @@ function render() {
   status.className = `status${mine ? " me" : ""}`;
   status.textContent = msg.table.over ? t("web.matchOver")
     : mine ? t("web.yourTurn") : `${t("web.turnOf")}: ${who(view.current_player)}`;
+  const last = lastMove(view, game);
+  document.getElementById("last").textContent = last ? t("web.lastMove", last) : "";
   if (game === "bank") { renderBankZones(view); } else { renderThousandZones(view); }
   renderHand(view, game, mine);
   renderLog(view, game);
@@ -89,7 +110,7 @@ function renderAnyGame(view, mine) {
   const points = msg.returns || (msg.scores && msg.scores.returns) || [];
   document.getElementById("seats").replaceChildren(...msg.table.seats.map((seat, i) =>
     el("div", { class: `seat${view.current_player === i ? " turn" : ""}`, dataset: { seat: i } },
-      el("div", { class: "who" }, `${seat.name}${i === msg.seat ? ` (${t("web.you")})` : ""}`),
+      el("div", { class: "who" }, `${who(i)}${i === msg.seat ? ` (${t("web.you")})` : ""}`),
       el("div", { class: "facts" }, `${t("web.score")}: ${points[i] ?? "—"}`))));
   const status = document.getElementById("status");
   status.className = `status${mine ? " me" : ""}`;
@@ -115,15 +136,41 @@ function renderSeats(view, game) {
     else facts.push(`${t("web.tricksWord")}: ${view.tricks_won[i]}`);
     const tags = [];
     if (i === view.dealer) tags.push(`· ${t("web.dealerWord")}`);
-    if (seat.bot) tags.push(`· ${t("web.bot")} ${levelText(seat.bot)}`);
+    if (seat.bot) tags.push(`· ${t("web.botOfLevel", { level: levelText(seat.bot) })}`);
     if (i === msg.seat) tags.push(`(${t("web.you")})`);
-    return el("div", { class: `seat${view.current_player === i ? " turn" : ""}`, dataset: { seat: i } },
-      el("div", { class: "who" }, `${seat.name} ${tags.join(" ")}`), el("div", { class: "facts" }, facts.join(" · ")));
+    const turn = view.current_player === i && !msg.table.over;
+    return el("div", { class: `seat${turn ? " turn" : ""}`, dataset: { seat: i }, "aria-current": turn ? "true" : null },
+      el("div", { class: "who" }, turn ? el("span", { class: "marker", "aria-hidden": "true" }, "▶ ") : "",
+        `${who(i)} ${tags.join(" ")}`),
+      el("div", { class: "facts" }, facts.join(" · ")));
   }));
 }
 
+// The last move of the deal, as {name, move}: what the last player did, in words.
+function lastMove(view, game) {
+  if (game === "bank") {
+    const last = view.history.length ? view.history[view.history.length - 1] : null;
+    return last ? { name: who(last[0]), move: prettyAction(last[1]) } : null;
+  }
+  const trick = view.trick && view.trick.cards.length ? view.trick : view.tricks[view.tricks.length - 1];
+  if (view.phase === "playing" && trick && trick.cards.length) {
+    const [seat, card] = trick.cards[trick.cards.length - 1];
+    return { name: who(seat), move: prettyAction(card) };
+  }
+  const bid = view.bids.length ? view.bids[view.bids.length - 1] : null;
+  return bid ? { name: who(bid[0]), move: bid[1] === "pass" ? t("web.pass") : bid[1] } : null;
+}
+
+// A card that has just arrived on the bank or the trick slides in (not when motion is reduced: CSS).
+let lastArrival = "";
+function arriving(node, key) {
+  if (key !== lastArrival) node.classList.add("arrive");
+  lastArrival = key;
+  return node;
+}
+
 function zone(title, ...content) {
-  return el("div", { class: "zone" }, el("h3", {}, title), ...content);
+  return el("div", { class: "zone" }, el("h2", {}, title), ...content);
 }
 
 // Bank's trump set-ups (option "trumps", rule 3) as the page says them.
@@ -143,25 +190,48 @@ function gameTitle(game) {
   return msg && msg.title ? msg.title[lang()] || game : game;  // a game registered later
 }
 
+// Bank's trumps in words: whose is which when each has his own (rule 3.2), else the deal's suits.
+function bankTrumps(view) {
+  if (view.trumps === "none" || !view.trump_suits.length) return t("web.trumpsNone");
+  const suits = view.trump_suits.map((s) => SUITS[s] || "?");
+  if (view.trumps === "own") {
+    const others = suits.map((s, i) => (i === msg.seat ? null : `${who(i)} ${s}`)).filter(Boolean).join(", ");
+    if (msg.seat === null) return t("web.trumpsOwnAll", { others });
+    return t("web.trumpsOwn", { mine: suits[msg.seat], others });
+  }
+  return t("web.trumpsShared", { setup: trumpsText(view.trumps), suits: suits.join(" ") });
+}
+
 function renderBankZones(view) {
-  const pile = el("div", { class: "pile" }, view.bank.slice(-6).map((c, i, arr) => cardEl(c, i === arr.length - 1 ? "top" : "")));
-  const trumps = view.trump_suits.length ? view.trump_suits.map((s) => SUITS[s] || s).join(" ") : "—";
+  const shown = view.bank.slice(-6);
+  const pile = el("div", { class: "pile" }, shown.map((c, i) => (i === shown.length - 1
+    ? arriving(cardEl(c, "top"), `${view.deal}:${view.bank.length}:${c}`) : cardEl(c))));
+  const owner = view.bank_top_owner;
+  const top = view.bank.length
+    ? el("div", { class: "note" }, owner === null ? t("web.openCard") : t("web.laidBy", { name: who(owner) })) : "";
+  const cover = view.to_cover
+    ? t("web.toCoverHow", { card: prettyAction(view.to_cover) }) : t("web.leadAny");
   document.getElementById("zones").replaceChildren(
-    zone(`${t("web.bank")} (${view.bank.length})`, view.bank.length ? pile : el("span", {}, "—"),
-      el("div", {}, `${t("web.toCover")}: `, view.to_cover ? prettyAction(view.to_cover) : "—")),
+    zone(`${t("web.bank")} (${view.bank.length})`, view.bank.length ? pile : el("span", {}, "—"), top,
+      el("div", { class: "cover" }, cover)),
     zone(t("web.stock"), el("div", { class: "row" }, view.stock_size ? cardBack("small") : "", `${view.stock_size}`)),
-    zone(t("web.trumps"), el("div", {}, `${trumpsText(view.trumps)}: ${trumps}`),
-      el("div", { class: "muted" }, `${t("web.deal")} ${view.deal}`)),
+    zone(t("web.trumps"), el("div", { class: "trumps" }, bankTrumps(view)),
+      el("div", { class: "note" }, `${t("web.deal")} ${view.deal}`)),
   );
 }
 
 function renderThousandZones(view) {
-  const bids = view.bids.map(([seat, bid]) => `${who(seat)}: ${bid === "pass" ? t("web.pass") : bid}`).join(", ");
+  // the first hand's 100 is compulsory (rule G5): said so where the bids are
+  const bids = view.bids.map(([seat, bid], i) => `${who(seat)}: ${bid === "pass" ? t("web.pass") : bid}`
+    + (i === 0 ? ` (${t("web.compulsory")})` : "")).join(", ");
   const talon = view.talon ? el("div", { class: "cards" }, view.talon.map((c) => cardEl(c, "small")))
     : el("div", { class: "cards" }, [0, 1, 2].map(() => cardBack("small")));
   const trick = view.trick ? view.trick.cards : [];
-  const trickEl = el("div", { class: "cards" }, trick.map(([seat, c]) =>
-    el("span", { class: "trick-card" }, cardEl(c, "small"), who(seat))));
+  const trickEl = el("div", { class: "cards" }, trick.map(([seat, c], i) => {
+    const card = cardEl(c, i === trick.length - 1 ? "small top" : "small");
+    if (i === trick.length - 1) arriving(card, `${view.deal}:${view.tricks.length}:${c}`);
+    return el("span", { class: "trick-card" }, card, who(seat));
+  }));
   const last = view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
   const lastEl = last ? el("div", { class: "cards" }, last.cards.map(([seat, c]) =>
     el("span", { class: "trick-card" }, cardEl(c, "small"), who(seat))), el("span", {}, `→ ${who(last.winner)}`)) : "—";
@@ -193,6 +263,11 @@ function opponents(view) {
   return seats;
 }
 
+// The hand: the cards that may be played stand up, outlined; the others are greyed and say why when tapped
+// (the server's reason: the same check as a played card, so nothing is guessed here). The hand is one
+// keyboard stop: the arrow keys move between the cards, Enter or Space plays the one with the focus.
+let handFocus = -1;  // the index of the card that had the keyboard's focus, kept across renders
+
 function renderHand(view, game, mine) {
   const byCard = {};
   const others = [];
@@ -202,26 +277,45 @@ function renderHand(view, game, mine) {
   }
   const giving = game === "thousand" && view.phase === "giving" && mine;
   const giftCards = new Set(giving ? others.map(([, text]) => text.split(">")[0]) : []);
-  document.getElementById("hand").replaceChildren(...view.hand.map((c) => {
+  const playing = Object.keys(byCard).length > 0;
+  const hand = document.getElementById("hand");
+  const nodes = view.hand.map((c) => {
     const id = byCard[c];
     const node = cardEl(c);
+    let activate;
     if (mine && id !== undefined) {
       node.classList.add("legal");
       node.dataset.action = id;
-      node.setAttribute("role", "button");
-      node.tabIndex = 0;
-      node.addEventListener("click", () => send(id));
-      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(id); } });
+      activate = () => send(id);
     } else if (giving && giftCards.has(c)) {
       node.classList.add("legal");
       node.dataset.gift = c;
       if (selected === c) node.classList.add("selected");
-      node.addEventListener("click", () => { selected = c; render(); });
-    } else if (mine && Object.keys(byCard).length) {
+      node.setAttribute("aria-pressed", selected === c ? "true" : "false");
+      activate = () => { selected = c; render(); };
+    } else {
       node.classList.add("dim");
+      node.setAttribute("aria-disabled", "true");
+      node.setAttribute("aria-label", `${cardName(c)}: ${t("web.cantPlay")}`);
+      if (mine && playing) activate = () => send(c);  // the server says why (illegal, with the reason)
+      else if (mine) activate = () => say(t("web.notCardTime"));
+      else if (msg.seat !== null && !msg.table.over) activate = () => say(t("web.waitTurn", { name: who(view.current_player) }));
+      else activate = () => {};
     }
+    node.setAttribute("role", "button");
+    node.tabIndex = -1;
+    node.addEventListener("click", activate);
     return node;
-  }));
+  });
+  const hadFocus = hand.contains(document.activeElement);  // a card played by the keyboard: focus stays
+  hand.replaceChildren(...handRows(nodes));
+  hand.dataset.count = String(nodes.length);
+  if (nodes.length) {
+    const first = nodes.findIndex((n) => n.classList.contains("legal"));
+    const at = handFocus >= 0 && handFocus < nodes.length ? handFocus : Math.max(first, 0);
+    nodes[at].tabIndex = 0;
+    if (hadFocus) nodes[at].focus();
+  }
   const box = document.getElementById("actions");
   box.replaceChildren();
   if (!mine) {
@@ -232,6 +326,35 @@ function renderHand(view, game, mine) {
   for (const [id, text] of others) {
     box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, prettyAction(text)));
   }
+}
+
+// A hand of more than HAND_ROW cards (Bank's, after a bank is taken) is laid in rows of equal length, each
+// fanned on its own, so that a card's index strip never gets too narrow to read.
+const HAND_ROW = 12;
+
+function handRows(nodes) {
+  const rows = Math.ceil(nodes.length / HAND_ROW);
+  if (rows <= 1) return nodes;
+  const size = Math.ceil(nodes.length / rows);
+  return Array.from({ length: rows }, (_, r) => el("div", { class: "hand-row" }, nodes.slice(r * size, (r + 1) * size)));
+}
+
+function handKeys(event) {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  const at = cards.indexOf(document.activeElement);
+  if (at < 0) return;
+  let next = at;
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") next = Math.min(at + 1, cards.length - 1);
+  else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = Math.max(at - 1, 0);
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = cards.length - 1;
+  else if (event.key === "Enter" || event.key === " ") { event.preventDefault(); cards[at].click(); return; }
+  else return;
+  event.preventDefault();
+  cards[at].tabIndex = -1;
+  cards[next].tabIndex = 0;
+  cards[next].focus();
+  handFocus = next;
 }
 
 function thousandActions(view, others, box, giving) {
@@ -255,6 +378,11 @@ function thousandActions(view, others, box, giving) {
   }
   for (const [id, text] of others) {
     if (/^\d+$/.test(text)) continue;
+    if (text === "bomb") {  // giving up the deal (rule S7): outlined, and asked first
+      const ask = async () => { if (await confirmAction(() => t("web.confirmBomb"), () => t("web.bomb"))) send(id); };
+      box.append(el("button", { class: "secondary", type: "button", dataset: { action: id }, onclick: ask }, t("web.bomb")));
+      continue;
+    }
     let label = prettyAction(text);
     if (text.endsWith("+")) label = `${prettyAction(text.slice(0, -1))} + ${t("web.marriage")}`;
     box.append(el("button", { class: "act", type: "button", dataset: { action: id }, onclick: () => send(id) }, label));
@@ -302,11 +430,12 @@ function scoresEl(game) {
     box.append(el("div", { class: "table-wrap" }, bankTable()));
   } else {
     const table = msg.scores[lang()];
-    box.append(el("div", { class: "table-wrap" }, tableEl(table.head, table.rows)));
-    if (table.status) box.append(el("p", { class: "muted" }, table.status));
+    box.append(el("div", { class: "table-wrap" }, tableEl(table.head.map(localNames),
+      table.rows.map((row) => row.map(localNames)))));
+    if (table.status) box.append(el("p", { class: "muted" }, localNames(table.status)));
   }
   const chart = el("div", {});
-  chart.innerHTML = chartSvg(msg.scores.chart);
+  chart.innerHTML = chartSvg({ ...msg.scores.chart, names: names() });
   box.append(chart);
   return box;
 }
@@ -324,6 +453,10 @@ function renderEnd(view, game) {
 }
 
 document.getElementById("end-close").addEventListener("click", () => document.getElementById("end").classList.add("hidden"));
-langSwitch(() => { if (msg) render(); });
+document.getElementById("hand").addEventListener("keydown", handKeys);
+document.getElementById("hand").addEventListener("focusin", (e) => {
+  handFocus = [...document.querySelectorAll("#hand .card")].indexOf(e.target);
+});
+langSwitch(() => { setConn(document.body.dataset.connected === "1"); if (msg) render(); });
 setConn(false);
 connect();
