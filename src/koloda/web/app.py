@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -31,7 +32,7 @@ from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, guard, refusals, schemas, sheets
+from koloda.web import banki, coach, guard, refusals, schemas, sheets
 from koloda.web.guard import Gate, Guard, Verdict
 from koloda.web.hub import Client, Hub, Room
 from koloda.web.limits import Limits
@@ -113,12 +114,19 @@ def page_html(name: str) -> str:
 
 
 def create_app(
-    store: Store, *, bot_delay: float = 0.6, bot_seconds: float = 10.0, limits: Limits | None = None
+    store: Store,
+    *,
+    bot_delay: float = 0.6,
+    bot_seconds: float = 10.0,
+    limits: Limits | None = None,
+    coach_settings: dict[str, Any] | None = None,
 ) -> Starlette:
     """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, and a bot that takes
     more than ``bot_seconds`` for a move is replaced by its fallback for that move. ``limits``: what one
-    client may ask (koloda.web.limits; the defaults when None)."""
+    client may ask (koloda.web.limits; the defaults when None). ``coach_settings``: the coach's raters'
+    settings (how many worlds; their defaults when None: docs/analysis.md)."""
     hub: Hub | None = None
+    the_coach: coach.Coach | None = None
     limits = Limits() if limits is None else limits
     telemetry = Telemetry()
 
@@ -128,13 +136,16 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        nonlocal hub
+        nonlocal hub, the_coach
         hub = Hub(store, bot_delay=bot_delay, bot_seconds=bot_seconds, telemetry=telemetry)
+        the_coach = coach.Coach(store, settings=coach_settings)
         app.state.hub = hub
+        app.state.coach = the_coach
         try:
             yield
         finally:
             hub.close()
+            the_coach.close()
 
     def page(name: str) -> Any:
         html = page_html(name).encode()
@@ -196,6 +207,26 @@ def create_app(
         body = await _body(request, schemas.Join)
         token = await the_hub().join(table_id, body.seat, body.name)
         return JSONResponse({"token": token, "link": f"/table/{table_id}?token={token}"})
+
+    async def analysis(request: Request) -> Response:
+        """A seat's analysis of a finished table (docs/analysis.md, "In the web app"): 200 with it once
+        computed, 202 with the progress until then (the page asks again)."""
+        _query(request, NoQuery)
+        table_id = _id(request.path_params["id"], "unknown_table")
+        body = await _body(request, schemas.Analyse)
+        room = await the_hub().room(table_id)
+        if body.seat >= room.record.players:
+            raise refusals.refuse("bad_seat", id=table_id, last=room.record.players - 1, seat=body.seat)
+        if body.token is not None:
+            if room.seat_of(body.token) != body.seat:
+                raise refusals.refuse("bad_token", field="token", id=table_id)
+        elif not coach.public(room.record):
+            raise refusals.refuse("analysis_private", id=table_id)
+        if not room.state.is_over():
+            raise refusals.refuse("game_not_over", id=table_id)
+        assert the_coach is not None, "the app is used outside its lifespan"
+        answer = the_coach.ask(dataclasses.replace(room.record, actions=tuple(room.actions)), body.seat)
+        return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
 
     async def sheet_list(request: Request) -> Response:
         _query(request, NoQuery)
@@ -304,6 +335,7 @@ def create_app(
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", table),
         Route("/api/tables/{id}/join", join, methods=["POST"]),
+        Route("/api/tables/{id}/analysis", analysis, methods=["POST"]),
         Route("/api/sheets", sheet_list, methods=["GET", "POST"]),
         Route("/api/sheets/{id}", sheet),
         Route("/api/sheets/{id}/{action:str}", sheet, methods=["POST"]),
