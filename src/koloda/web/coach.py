@@ -1,21 +1,24 @@
 """The coach in the web app (issue 17, docs/analysis.md, "In the web app"): a seat's analysis of a
 finished table, computed once in a worker process and kept in the store.
 
-One worker process (a one-worker :class:`~concurrent.futures.ProcessPoolExecutor`, started by ``spawn``)
-runs the analyses one after another, so that the event loop, and the bots' threads of the other tables,
-never wait for one. The worker says how far it got through a shared counter (the number of the record's
-actions replayed so far), which the app reads when a client polls.
+One worker process (a one-worker :class:`~concurrent.futures.ProcessPoolExecutor`, started by ``spawn``,
+at a lower priority: ``nice`` 10) runs the analyses one after another, so that the event loop, and the
+bots' threads of the other tables, never wait for one. The worker says how far it got through a shared
+counter (the number of the record's actions replayed so far), which the app reads when a client polls.
 
-Who may ask (:func:`check_access`): the player of the seat, by its token (the seat's link); anyone, with no
-token, when the table is *public*: every human seat of it was opened to the lobby (an all-bot table is
-public). A table with a seat taken by its secret link only is private: its analyses are its players'.
+Who may ask (checked by the app's ``/api/tables/ID/analysis``; :func:`public`): the player of the seat,
+by its token (the seat's link); anyone, with no token, when the table is *public*: every human seat of it
+was opened to the lobby (an all-bot table is public). A table with a seat taken only by its secret link is
+private: its analyses are its players'.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +32,7 @@ from koloda.store import Store, TableRecord
 from koloda.web.refusals import refuse
 
 LOG = logging.getLogger("koloda.web")
+NICE = 10  # the worker's lower priority
 SEED = 0  # the web app's analyses use the command's default seed: the same record gives the same marks
 
 _done: Any = None  # in the worker: the shared counter of actions replayed
@@ -37,6 +41,8 @@ _done: Any = None  # in the worker: the shared counter of actions replayed
 def _start(done: Any) -> None:
     global _done
     _done = done
+    with contextlib.suppress(OSError):  # the worker yields the cores to the tables' loop and bots
+        os.nice(NICE)
 
 
 def compute(record: dict[str, Any], seat: int, seed: int, settings: dict[str, Any]) -> dict[str, Any]:
@@ -86,6 +92,10 @@ class Coach:
         self.computed = 0  # analyses computed (not read from the store): the tests count them
 
     def close(self) -> None:
+        """Stop the worker, an analysis in its middle too (it is asked again after a restart)."""
+        workers: dict[int, Any] = getattr(self._executor, "_processes", None) or {}
+        for process in list(workers.values()):
+            process.terminate()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     def ask(self, record: TableRecord, seat: int) -> dict[str, Any]:
