@@ -1,13 +1,13 @@
 """Other tables' speed while the coach works (issue 17: "other tables keep their speed while it runs").
 
-A ``koloda serve`` on 127.0.0.1 (a subprocess, bots moving at once): two bots finish a Bank match, then at
+A ``koloda serve`` on 127.0.0.1 (a subprocess, bots moving at once): bots finish a match (``--game``), then at
 another table two people (two websockets of this script) play Bank, 20 actions a second. The
 round trip of one action (sent, then its event back on the same socket) is timed for ``--actions``
 actions with no analysis running, then again while the worker analyses a seat of the finished match (the
 coach's full settings). Printed: p50, p99 and the worst, in milliseconds, for both, and whether the
 analysis was still running at the end of the second measure.
 
-    .venv/bin/python bench/coach_web.py [--actions 300] [--json]
+    .venv/bin/python bench/coach_web.py [--actions 400] [--game thousand|bank] [--json]
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ def figures(times: list[float]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument("--actions", type=int, default=400)
+    parser.add_argument("--game", choices=["bank", "thousand"], default="thousand")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     port = free_port()
@@ -136,8 +137,9 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            bots = [{"kind": "bot", "level": "easy"}] * 2
-            match = {"game": "bank", "players": 2, "seed": 3, "seats": bots}
+            players = 2 if args.game == "bank" else 3
+            bots = [{"kind": "bot", "level": "easy"}] * players
+            match = {"game": args.game, "players": players, "seed": 3, "seats": bots}
             made = httpx.post(url + "/api/tables", json=match)
             finished = made.json()["id"]
             while not httpx.get(f"{url}/api/tables/{finished}").json()["over"]:
@@ -158,6 +160,7 @@ def main() -> None:
         "cores": os.cpu_count(),
         "quiet_ms": figures(quiet),
         "while_analysing_ms": figures(busy),
+        "game": args.game,
         "analysis_at_end": {"status": after["status"], "done": after["done"], "total": after["total"]},
     }
     if args.json:
