@@ -3,9 +3,10 @@
 A ``koloda serve`` on 127.0.0.1 (a subprocess, bots moving at once): bots finish a match (``--game``), then at
 another table two people (two websockets of this script) play Bank, 20 actions a second. The
 round trip of one action (sent, then its event back on the same socket) is timed for ``--actions``
-actions with no analysis running, then again while the worker analyses a seat of the finished match (the
-coach's full settings). Printed: p50, p99 and the worst, in milliseconds, for both, and whether the
-analysis was still running at the end of the second measure.
+actions with no analysis running, then again while the worker analyses every seat of the finished match
+(the coach's full settings, one seat after another). Printed: p50, p99 and the worst, in milliseconds, for
+both, the second measure's seconds, and each seat's analysis status at its end (``running`` or
+``waiting``: the worker was busy all through the measure).
 
     .venv/bin/python bench/coach_web.py [--actions 400] [--game thousand|bank] [--json]
 """
@@ -146,11 +147,15 @@ def main() -> None:
                 time.sleep(0.1)
             measure(url, ws_url, 50)  # warm up
             quiet = measure(url, ws_url, args.actions)
-            asked = httpx.post(f"{url}/api/tables/{finished}/analysis", json={"seat": 0}).json()
-            assert asked["status"] in ("running", "waiting"), asked
+            ask = f"{url}/api/tables/{finished}/analysis"
+            for seat in range(players):  # every seat: the worker takes them in turn
+                asked = httpx.post(ask, json={"seat": seat}).json()
+                assert asked["status"] in ("running", "waiting"), asked
             time.sleep(1.0)  # the worker process starts
+            start = time.monotonic()
             busy = measure(url, ws_url, args.actions)
-            after = httpx.post(f"{url}/api/tables/{finished}/analysis", json={"seat": 0}).json()
+            seconds = time.monotonic() - start
+            after = [httpx.post(ask, json={"seat": seat}).json()["status"] for seat in range(players)]
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
@@ -161,7 +166,8 @@ def main() -> None:
         "quiet_ms": figures(quiet),
         "while_analysing_ms": figures(busy),
         "game": args.game,
-        "analysis_at_end": {"status": after["status"], "done": after["done"], "total": after["total"]},
+        "busy_seconds": round(seconds, 1),
+        "analyses_at_end": after,
     }
     if args.json:
         print(json.dumps(result))

@@ -1,5 +1,6 @@
 """The coach in the web app (issue 17, docs/analysis.md "In the web app"): who may ask for a seat's analysis,
-the analysis computed once in the worker process and then read from the store."""
+the analysis computed once in the worker process and then read from the store, and the table page's panel
+showing the marks (Chromium)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import create, hub, tokens
+from web_helpers import Server, create, csp_violations, hub, shot, tokens
 
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
@@ -86,3 +88,46 @@ def test_a_finished_bot_game_is_analysed_once_then_read_from_the_store(quick: Te
     again = ask(quick, table, {"seat": 0})  # an all-bot table is public: anyone may read it
     assert again.status_code == 200 and again.json()["analysis"] == analysis
     assert coach.computed == 1  # served from the store, not computed again
+
+
+def test_the_table_page_shows_the_marks_and_the_better_moves(server: Server, browser: Any) -> None:
+    match = {"game": "bank", "players": 2, "seed": 3, "options": {"target": 100}, "seats": BOTS}
+    table = httpx.post(server.url + "/api/tables", json=match).json()["id"]
+    deadline = time.monotonic() + 60
+    while not httpx.get(f"{server.url}/api/tables/{table}").json()["over"]:
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    # The page is what is tested here: the analysis is put in the store as the worker would have.
+    moves = [
+        {"index": 3, "action": "KS", "best": "KS", "value_played": 1.0, "value_best": 1.0, "mark": ""},
+        {"index": 7, "action": "draw", "best": "9H", "value_played": -4.0, "value_best": 8.5, "mark": "?"},
+        {"index": 9, "action": "pass", "best": "AD", "value_played": -20.0, "value_best": 12.0, "mark": "??"},
+    ]
+    analysis = {"game": "bank", "seat": 0, "seed": 0, "moves": moves, "unrated": 0}
+    store = SqlStore(f"sqlite:///{server.db}")
+    store.save_analysis(table, 0, 0, analysis)
+    store.close()
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: errors.extend(csp_violations([message])))
+    try:
+        page.goto(f"{server.url}/table/{table}")  # an all-bot table is public: a spectator may ask
+        page.wait_for_selector("#end:not(.hidden)", timeout=15_000)
+        page.click("#end-close")
+        page.wait_for_selector("#coach-panel:not(.hidden)", timeout=15_000)
+        page.click("#coach-ask")
+        page.wait_for_function("document.body.dataset.coach === '3'", timeout=15_000)
+        items = page.locator("#coach li")
+        assert items.count() == 3
+        assert page.locator("#coach li[data-mark='??']").count() == 1
+        assert (
+            page.locator("#coach li.blunder").count() == 1 and page.locator("#coach li.mistake").count() == 1
+        )
+        blunder = page.text_content("#coach li.blunder") or ""
+        assert "??" in blunder and "(-32.0)" in blunder, blunder
+        shot(page, "coach-marks")
+    finally:
+        context.close()
+    assert not errors, errors
