@@ -93,8 +93,7 @@ class Coach:
 
     def close(self) -> None:
         """Stop the worker, an analysis in its middle too (it is asked again after a restart)."""
-        workers: dict[int, Any] = getattr(self._executor, "_processes", None) or {}
-        for process in list(workers.values()):
+        for process in list((self._executor._processes or {}).values()):
             process.terminate()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
