@@ -26,7 +26,7 @@ from typing import Any
 
 from koloda import registry
 from koloda.coach import Step, analyse, record_steps
-from koloda.errors import KolodaError
+from koloda.errors import RequestError
 from koloda.game import GameRecord
 from koloda.store import Store, TableRecord
 from koloda.web.refusals import refuse
@@ -50,6 +50,8 @@ def compute(record: dict[str, Any], seat: int, seed: int, settings: dict[str, An
     game = GameRecord(**record)
     spec = registry.get(game.game)
     rater = spec.rater(spec.options_class.from_mapping(game.options), **settings)
+    if rater is None:
+        raise RequestError(f"{spec.name} has no coach")
 
     def steps() -> Iterator[Step]:
         for number, step in enumerate(record_steps(spec, game)):
@@ -135,7 +137,7 @@ class Coach:
             self.store.save_analysis(table, seat, seed, result)
             self.computed += 1
             del self.jobs[job.key]
-        except (KolodaError, OSError, RuntimeError) as exc:  # a broken worker, an unreadable record
+        except Exception as exc:  # a broken worker, an unreadable record, a game with no coach
             LOG.warning("the analysis of table %s seat %s failed: %s", table, seat, exc)
             job.error = str(exc) or type(exc).__name__
         finally:
