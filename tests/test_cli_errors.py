@@ -123,3 +123,19 @@ def test_score_files_and_tournaments_refuse_bad_input_in_one_line(
     _run(["thousand", "score", str(path), "--option", option], capsys)
     _run(["tournament", "--game", "bank", "--bots", "random,clever", "--deals", "1"], capsys)
     _run(["tournament", "--game", "thousand", "--bots", "random", "--deals", "1", "--option", option], capsys)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    game=st.sampled_from(["bank", "thousand"]),
+    content=RECORDS,
+    seat=st.sampled_from(["0", "2", "-1", "9", "x", ""]),
+    seed=st.sampled_from(["0", "-1", "x"]),
+)
+def test_analyse_refuses_bad_records_and_seats_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, content: str, seat: str, seed: str
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(content, encoding="utf-8")
+    _run([game, "analyse", str(path), "--seat", seat, "--seed", seed, "--json"], capsys)
+    _run([game, "analyse", str(tmp_path / "missing.json"), "--seat", "0"], capsys)

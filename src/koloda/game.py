@@ -478,6 +478,11 @@ class GameSpec(ABC):
     def add_commands(self, commands: Any) -> None:  # noqa: B027 (a hook: most games add nothing)
         """Add the game's own terminal commands (``play``...) to ``koloda <game>``; none by default."""
 
+    def rater(self, options: Options, **settings: Any) -> Any:
+        """The coach's rater of this game (a ``koloda.coach.Rater``: docs/analysis.md) under ``options``, its
+        settings (how many worlds...) as given; None when the game has no coach (the default)."""
+        return None
+
     # -- helpers for subclasses -----------------------------------------------------------------------
 
     def own_state(self, state: GameState, cls: type[StateT]) -> StateT:

@@ -22,6 +22,8 @@ from koloda.bank.scoring import DealResult, bonus_text
 from koloda.bank.state import BankState, new_game
 from koloda.bots.base import LEVELS, Bot, RandomBot
 from koloda.cards import Card
+from koloda.coach import cli as coach_cli
+from koloda.coach.bank import BankRater
 from koloda.errors import KolodaError, RecordError, RequestError
 from koloda.game import GameSpec
 from koloda.i18n import LANGS, N_, Lang, Msg, say
@@ -42,7 +44,7 @@ from koloda.term import (
 
 
 def add_commands(commands: Any, spec: GameSpec) -> None:
-    """Add ``koloda bank play``."""
+    """Add ``koloda bank play`` and ``koloda bank analyse`` (the coach, docs/analysis.md)."""
     play = commands.add_parser("play", help="a match in the terminal against bots")
     add_option_arguments(play, BankOptions)
     play.add_argument("--players", type=int, default=3, help="2-4 seats, you and bots (default 3)")
@@ -53,6 +55,7 @@ def add_commands(commands: Any, spec: GameSpec) -> None:
     )
     play.add_argument("--save", metavar="FILE", help="write the game record here when the match ends")
     play.set_defaults(func=lambda args: _play_command(args, spec))
+    coach_cli.add_command(commands, spec, BankRater)
 
 
 def options_from_args(args: argparse.Namespace) -> BankOptions:

@@ -121,5 +121,11 @@ class BankSpec(GameSpec):
     def deal_scores(self, state: GameState, index: int) -> tuple[int, ...]:
         return self.own_state(state, BankState).results[index].scores
 
+    def rater(self, options: Options, **settings: Any) -> Any:
+        """The coach's rater (docs/analysis.md), for the web app."""
+        from koloda.coach.bank import BankRater  # the coach imports the bots: only when asked
+
+        return BankRater(options, **settings)
+
     def add_commands(self, commands: Any) -> None:
         cli.add_commands(commands, self)

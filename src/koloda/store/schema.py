@@ -82,3 +82,13 @@ entry_keys = sa.Table(
     sa.Column("seq", sa.Integer, nullable=False),  # the line it became
     sa.Column("created", sa.String(40), nullable=False),
 )
+# Revision 0005: the coach's analyses of a finished table's seat (issue 17), computed once.
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("seed", sa.BigInteger, primary_key=True),
+    sa.Column("result", sa.Text, nullable=False),  # JSON: koloda.coach.Analysis.to_json()
+    sa.Column("created", sa.String(40), nullable=False),
+)

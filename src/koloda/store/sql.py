@@ -39,7 +39,16 @@ from alembic.util import CommandError
 
 from koloda.errors import ConflictError, NotFoundError, RecordError
 from koloda.store import SeatRecord, TableRecord, migrate
-from koloda.store.schema import actions, banki_events, banki_games, entry_keys, sheet_deals, sheets, tables
+from koloda.store.schema import (
+    actions,
+    analyses,
+    banki_events,
+    banki_games,
+    entry_keys,
+    sheet_deals,
+    sheets,
+    tables,
+)
 
 _MEMORY = ("sqlite://", "sqlite:///:memory:")
 _BEGIN = "koloda_sqlite_begin"  # an execution option: how the next transaction begins on SQLite
@@ -290,6 +299,34 @@ class SqlStore:
         with self.transaction() as db:
             if db.execute(update.values(seats=_seats_json(seats))).rowcount != 1:
                 raise ConflictError(f"the seats of table {table_id} changed meanwhile in {self.location}")
+
+    def load_analysis(self, table_id: int, seat: int, seed: int) -> dict[str, Any] | None:
+        """The coach's analysis of a table's seat with this seed, if it was computed (else None)."""
+        with self.reading() as db:
+            row = db.execute(
+                sa.select(analyses.c.result).where(
+                    analyses.c.table_id == table_id, analyses.c.seat == seat, analyses.c.seed == seed
+                )
+            ).first()
+        if row is None:
+            return None
+        result: dict[str, Any] = json.loads(row.result)
+        return result
+
+    def save_analysis(self, table_id: int, seat: int, seed: int, result: dict[str, Any]) -> None:
+        """Keep the coach's analysis of a table's seat; a second save of the same one changes nothing."""
+        with self.transaction() as db:
+            key = (analyses.c.table_id == table_id, analyses.c.seat == seat, analyses.c.seed == seed)
+            if db.execute(sa.select(analyses.c.seat).where(*key)).first() is None:
+                db.execute(
+                    analyses.insert().values(
+                        table_id=table_id,
+                        seat=seat,
+                        seed=seed,
+                        result=json.dumps(result, ensure_ascii=False),
+                        created=now(),
+                    )
+                )
 
     # -- Thousand score sheets ---------------------------------------------------------------------
 

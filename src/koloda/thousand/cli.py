@@ -18,6 +18,8 @@ from rich.console import RenderableType
 from koloda import screen
 from koloda.bots.base import LEVELS, Bot
 from koloda.cards import Card
+from koloda.coach import cli as coach_cli
+from koloda.coach.thousand import ThousandRater
 from koloda.errors import KolodaError, RequestError
 from koloda.game import GameSpec
 from koloda.i18n import LANGS, N_, Lang, say
@@ -447,7 +449,7 @@ def match_lines(figures: Mapping[str, Any], lang: Lang) -> list[str]:
 
 
 def add_commands(commands: Any, spec: GameSpec) -> None:
-    """Add ``koloda thousand play``."""
+    """Add ``koloda thousand play`` and ``koloda thousand analyse`` (the coach, docs/analysis.md)."""
     play = commands.add_parser("play", help="play a whole game in the terminal against two bots")
     add_option_arguments(play, ThousandOptions)
     play.add_argument("--players", type=int, choices=(3, 4), default=3, help="3, or 4 with a sitting dealer")
@@ -457,6 +459,7 @@ def add_commands(commands: Any, spec: GameSpec) -> None:
         "--level", choices=tuple(LEVELS), default="medium", help="the bots' level (default medium)"
     )
     play.set_defaults(func=lambda args: _play(args, spec))
+    coach_cli.add_command(commands, spec, ThousandRater)
 
 
 def simulate_lines(result: Mapping[str, Any]) -> list[str]:

@@ -121,6 +121,12 @@ class ThousandSpec(GameSpec):
     def deal_scores(self, state: GameState, index: int) -> tuple[int, ...]:
         return tuple(self.own_state(state, ThousandState).results[index][1].delta)
 
+    def rater(self, options: Options, **settings: Any) -> Any:
+        """The coach's rater (docs/analysis.md), for the web app."""
+        from koloda.coach.thousand import ThousandRater  # the coach imports the bots: only when asked
+
+        return ThousandRater(options, **settings)
+
     def add_commands(self, commands: Any) -> None:
         cli.add_commands(commands, self)
         sheet_cli.add_commands(commands)

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -31,7 +32,7 @@ from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, entries, guard, offline, refusals, schemas, sheets
+from koloda.web import banki, coach, entries, guard, offline, refusals, schemas, sheets
 from koloda.web.bus import RedisBus
 from koloda.web.clients import Client
 from koloda.web.guard import Gate, Guard, Verdict
@@ -131,13 +132,16 @@ def create_app(
     bot_workers: int | None = None,
     redis: str | None = None,
     limits: Limits | None = None,
+    coach_settings: dict[str, Any] | None = None,
 ) -> Starlette:
     """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, think in
     ``bot_workers`` processes (None: one per core but one; 0: threads of this process), and a bot that
     takes more than ``bot_seconds`` for a move is replaced by its fallback for that move. ``redis`` (a
     URL) makes this process one node of many sharing ``store`` (docs/deploy.md). ``limits``: what one
-    client may ask (koloda.web.limits; the defaults when None)."""
+    client may ask (koloda.web.limits; the defaults when None). ``coach_settings``: the coach's raters'
+    settings (how many worlds; their defaults when None: docs/analysis.md)."""
     hub: Hub | None = None
+    the_coach: coach.Coach | None = None
     limits = Limits() if limits is None else limits
     telemetry = Telemetry()
 
@@ -147,7 +151,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        nonlocal hub
+        nonlocal hub, the_coach
         bus = RedisBus(redis) if redis is not None else None
         hub = Hub(
             store,
@@ -157,12 +161,15 @@ def create_app(
             bus=bus,
             telemetry=telemetry,
         )
+        the_coach = coach.Coach(store, settings=coach_settings)
         app.state.hub = hub
+        app.state.coach = the_coach
         await hub.start()
         try:
             yield
         finally:
             await hub.close()
+            the_coach.close()
 
     def page(name: str, text: str | None = None, media_type: str = "text/html; charset=utf-8") -> Any:
         html = (page_html(name) if text is None else text).encode()
@@ -226,6 +233,26 @@ def create_app(
         body = await _body(request, schemas.Join)
         token = await the_hub().join(table_id, body.seat, body.name)
         return JSONResponse({"token": token, "link": f"/table/{table_id}?token={token}"})
+
+    async def analysis(request: Request) -> Response:
+        """A seat's analysis of a finished table (docs/analysis.md, "In the web app"): 200 with it once
+        computed, 202 with the progress until then (the page asks again)."""
+        _query(request, NoQuery)
+        table_id = _id(request.path_params["id"], "unknown_table")
+        body = await _body(request, schemas.Analyse)
+        room = await the_hub().room(table_id)
+        if body.seat >= room.record.players:
+            raise refusals.refuse("bad_seat", id=table_id, last=room.record.players - 1, seat=body.seat)
+        if body.token is not None:
+            if room.seat_of(body.token) != body.seat:
+                raise refusals.refuse("bad_token", field="token", id=table_id)
+        elif not coach.public(room.record):
+            raise refusals.refuse("analysis_private", id=table_id)
+        if not room.state.is_over():
+            raise refusals.refuse("game_not_over", id=table_id)
+        assert the_coach is not None, "the app is used outside its lifespan"
+        answer = the_coach.ask(dataclasses.replace(room.record, actions=tuple(room.actions)), body.seat)
+        return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
 
     async def sheet_list(request: Request) -> Response:
         _query(request, NoQuery)
@@ -341,6 +368,7 @@ def create_app(
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", table),
         Route("/api/tables/{id}/join", join, methods=["POST"]),
+        Route("/api/tables/{id}/analysis", analysis, methods=["POST"]),
         Route("/api/sheets", sheet_list, methods=["GET", "POST"]),
         Route("/api/sheets/{id}", sheet),
         Route("/api/sheets/{id}/{action:str}", sheet, methods=["POST"]),

@@ -115,6 +115,10 @@ TEXTS: dict[str, Text] = {
     # banki
     "bad_event": Text("bad_event", NotationError, 400, passthrough=True),
     "no_event_to_undo": Text("nothing_to_undo", IllegalActionError, 409),
+    # the coach (koloda.web.coach)
+    "game_not_over": Text("game_not_over", IllegalActionError, 409),
+    "analysis_private": Text("analysis_private", RequestError, 403),
+    "analysis_failed": Text("analysis_failed", RecordError, 500),
     # the server's own fault: a stored table that no longer replays
     "bad_record": Text("bad_record", RecordError, 500),
     # the database or the other nodes cannot be reached now (nothing changed; try again)
@@ -173,6 +177,9 @@ WORDS: dict[str, str] = {
     "bad_format": N_("refusal.bad_format"),
     "bad_event": N_("refusal.bad_event"),
     "no_event_to_undo": N_("refusal.no_event_to_undo"),
+    "game_not_over": N_("refusal.game_not_over"),
+    "analysis_private": N_("refusal.analysis_private"),
+    "analysis_failed": N_("refusal.analysis_failed"),
     "bad_record": N_("refusal.bad_record"),
     "store_unavailable": N_("refusal.store_unavailable"),
     "bus_unavailable": N_("refusal.bus_unavailable"),

@@ -172,6 +172,13 @@ class Join(Strict):
     name: Name | None = None
 
 
+class Analyse(Strict):
+    """``POST /api/tables/ID/analysis``: the seat analysed (from 0) and its token (none: a public table)."""
+
+    seat: Annotated[int, Field(ge=0, le=MAX_NAMES)]
+    token: Token | None = None
+
+
 class NewSheet(Strict):
     """``POST /api/sheets``: the players' names (the score book checks how many), a preset, options."""
 

@@ -118,6 +118,7 @@ function render() {
   document.getElementById("hand-panel").classList.toggle("hidden", msg.seat === null);
   if (msg.seat === null) status.textContent += ` · ${t("web.spectator")}`;
   renderEnd(view, game);
+  renderCoach();
 }
 
 // The games this page draws itself; any other registered game gets renderAnyGame (docs/architecture.md).
@@ -472,6 +473,49 @@ function renderEnd(view, game) {
   if (!endShown) { document.getElementById("end").classList.remove("hidden"); endShown = true; }
 }
 
+// The coach (docs/analysis.md): once the game is over, a seat's decisions rated, each with the better
+// move. A player asks for their own seat; anyone may pick a seat of a public table (no private link).
+function renderCoach() {
+  const open = msg.table.seats.every((seat) => seat.bot || seat.open);
+  const shown = msg.table.over && DRAWN.has(msg.table.game) && (msg.seat !== null || open);
+  document.getElementById("coach-panel").classList.toggle("hidden", !shown);
+  const select = document.getElementById("coach-seat");
+  select.classList.toggle("hidden", msg.seat !== null);
+  if (select.options.length !== names().length) {
+    select.replaceChildren(...names().map((name, i) => el("option", { value: i }, name)));
+  }
+}
+
+async function askCoach() {
+  const status = document.getElementById("coach-status");
+  const button = document.getElementById("coach-ask");
+  button.disabled = true;
+  const seat = msg.seat !== null ? msg.seat : Number(document.getElementById("coach-seat").value);
+  try {
+    const data = await api("POST", `/api/tables/${TABLE_ID}/analysis`, { seat, token: TOKEN || undefined });
+    if (data.status !== "done") {
+      status.textContent = t("web.coachProgress", { done: data.done, total: data.total });
+      setTimeout(askCoach, 1000);
+      return;
+    }
+    showCoach(data.analysis);
+  } catch (error) {
+    status.textContent = errorText(error);
+  }
+  button.disabled = false;
+}
+
+function showCoach(analysis) {
+  const marked = analysis.moves.filter((move) => move.mark).length;
+  document.getElementById("coach-status").textContent = t("web.coachSummary", { moves: analysis.moves.length, marked });
+  document.body.dataset.coach = String(analysis.moves.length);
+  document.getElementById("coach").replaceChildren(...analysis.moves.map((move) => el("li",
+    { class: move.mark === "??" ? "blunder" : move.mark ? "mistake" : null, dataset: { mark: move.mark } },
+    `${prettyAction(move.action)}${move.mark}`,
+    move.mark ? ` — ${t("web.coachBetter")}: ${prettyAction(move.best)} (${(move.value_played - move.value_best).toFixed(1)})` : "")));
+}
+
+document.getElementById("coach-ask").addEventListener("click", askCoach);
 document.getElementById("end-close").addEventListener("click", () => document.getElementById("end").classList.add("hidden"));
 document.getElementById("hand").addEventListener("keydown", handKeys);
 document.getElementById("hand").addEventListener("focusin", (e) => {
