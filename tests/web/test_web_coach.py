@@ -118,7 +118,7 @@ def test_the_table_page_shows_the_marks_and_the_better_moves(server: Server, bro
         page.click("#end-close")
         page.wait_for_selector("#coach-panel:not(.hidden)", timeout=15_000)
         page.click("#coach-ask")
-        page.wait_for_function("document.body.dataset.coach === '3'", timeout=15_000)
+        page.wait_for_function("() => document.body.dataset.coach === '3'", timeout=15_000)
         items = page.locator("#coach li")
         assert items.count() == 3
         assert page.locator("#coach li[data-mark='??']").count() == 1
