@@ -6,22 +6,53 @@ legal actions. The worker builds the guarded bot (the level, the levels below it
 returns its move with the faults it met, which the hub records and logs. ``workers=0`` thinks on threads
 of the server's own process instead (for a test that patches a bot in this process).
 
+Each worker is a process at the other end of a socket pair: the event loop writes moves to it (several in
+one write when many are due) and reads its answers as they come, with no thread of its own in between.
+The pool it replaces, ``concurrent.futures.ProcessPoolExecutor``, hands every move to a manager thread
+that fights the event loop for the interpreter's lock: at 1,000 tables of bots a move waited 0.75 s
+there (docs/performance.md, "The web app under load"). A worker keeps up to :data:`WINDOW` moves in hand,
+so one slow bot delays at most that many others; the others go to the worker with the fewest.
+
 A bot that takes more than twice the time limit is not waited for: the hub plays a random legal move
-instead; its worker stays busy until the bot returns (a process cannot be interrupted in the middle of a
-move without losing the pool), so a bot that never returns costs a worker for good.
+instead. Its worker is stopped and replaced (its other moves go to the next worker), so a bot that never
+returns costs neither a worker nor the moves behind it. A worker that dies fails the move it was on and
+is replaced in the same way. A worker ends when its socket closes: when the pool closes or the server
+dies, whatever kills it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
+import json
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
+import time
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from koloda.bots.base import Fault
 from koloda.game import GameSpec
+from koloda.options import Options
+
+#: Moves a worker holds at once (sent, not yet answered).
+WINDOW = 8
+_HEADER = struct.Struct("!i")  # multiprocessing.connection's frame: a signed 32-bit length, then pickle
+
+
+class WorkerError(RuntimeError):
+    """The worker thinking a move died or was stopped before it answered."""
+
+
+Job = tuple[GameSpec, str, int, dict[str, Any], object, list[int], float]
 
 
 def think(
@@ -32,13 +63,38 @@ def think(
     observation: object,
     legal: Sequence[int],
     seconds: float,
+    parsed: Options | None = None,
 ) -> tuple[int, list[Fault]]:
     """One move of a guarded bot of ``level`` (in a worker): the action and the faults it met."""
     faults: list[Fault] = []
-    bot = game.guarded_bot(
-        level, seed, game.options_class.from_mapping(options), seconds=seconds, on_fault=faults.append
-    )
+    if parsed is None:
+        parsed = game.options_class.from_mapping(options)
+    bot = game.guarded_bot(level, seed, parsed, seconds=seconds, on_fault=faults.append)
     return bot.choose(observation, legal), faults
+
+
+def _serve(connection: Connection) -> None:
+    """A worker's life: a move in, its answer (or the exception it raised) out, until the socket closes."""
+    parsed: dict[tuple[str, str], Options] = {}  # a table's options are read once, not at every move
+    while True:
+        try:
+            job: Job = connection.recv()
+        except (EOFError, OSError):
+            return
+        game, _level, _seed, options, *_ = job
+        try:
+            key = (game.name, json.dumps(options, sort_keys=True))
+            if key not in parsed:
+                parsed[key] = game.options_class.from_mapping(options)
+            answer: object = think(*job, parsed=parsed[key])
+        except Exception as exc:
+            answer = exc
+        try:
+            connection.send(answer)
+        except (pickle.PicklingError, TypeError, AttributeError):  # an exception that cannot be pickled
+            connection.send(WorkerError(repr(answer)))
+        except OSError:
+            return
 
 
 def default_workers() -> int:
@@ -46,18 +102,35 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+@dataclass
+class _Move:
+    job: Job
+    future: asyncio.Future[tuple[int, list[Fault]]]
+    sent: float = 0.0
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    writer: asyncio.StreamWriter
+    held: collections.deque[_Move] = field(default_factory=collections.deque)
+    reader: asyncio.Task[None] | None = None
+
+
 class BotPool:
     """Runs :func:`think` in ``workers`` processes (0: threads of this process)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._executor: Executor
-        if workers > 0:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-        else:
-            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="koloda-bot")
+        self.replaced = 0  # workers stopped or dead and started again (tests, the log)
+        self._threads = (
+            ThreadPoolExecutor(max_workers=2, thread_name_prefix="koloda-bot") if not workers else None
+        )
+        self._pool: list[_Worker] = []
+        self._waiting: collections.deque[_Move] = collections.deque()
+        self._starting: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
+        self._closed = False
 
     async def move(
         self,
@@ -71,10 +144,142 @@ class BotPool:
     ) -> tuple[int, list[Fault]]:
         """The bot's move and its faults; TimeoutError after ``2 * seconds``."""
         loop = asyncio.get_running_loop()
-        job = loop.run_in_executor(
-            self._executor, think, game, level, seed, options, observation, list(legal), seconds
-        )
-        return await asyncio.wait_for(job, timeout=2 * seconds)
+        job: Job = (game, level, seed, options, observation, list(legal), seconds)
+        if self._threads is not None:
+            return await asyncio.wait_for(
+                loop.run_in_executor(self._threads, think, *job), timeout=2 * seconds
+            )
+        if self._closed:
+            raise WorkerError("the bot pool is closed")
+        move = _Move(job, loop.create_future())
+        self._waiting.append(move)
+        if len(self._pool) < self.workers:
+            if self._starting is None or self._starting.done():
+                self._starting = loop.create_task(self._start())
+        else:
+            self._pump()
+        return await asyncio.wait_for(move.future, timeout=2 * seconds)
 
-    def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+    async def close(self) -> None:
+        """Stop every worker (each ends when its socket closes; one that does not is killed)."""
+        self._closed = True
+        for task in (self._starting, self._watch):
+            if task is not None:
+                task.cancel()
+        workers, self._pool = self._pool, []
+        for worker in workers:
+            self._drop(worker, WorkerError("the bot pool is closed"))
+        await asyncio.gather(*(asyncio.to_thread(_end, worker.process) for worker in workers))
+        for move in self._waiting:
+            if not move.future.done():
+                move.future.set_exception(WorkerError("the bot pool is closed"))
+        self._waiting.clear()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+
+    # -- the workers ---------------------------------------------------------------------------------
+
+    async def _start(self) -> None:
+        """Start workers up to ``workers`` (a process start blocks: it runs on a thread), then send."""
+        while len(self._pool) < self.workers and not self._closed:
+            process, sock = await asyncio.to_thread(_spawn)
+            _reader, writer = await asyncio.open_unix_connection(sock=sock)
+            worker = _Worker(process, writer)
+            worker.reader = asyncio.get_running_loop().create_task(self._read(worker, _reader))
+            self._pool.append(worker)
+        if self._watch is None:
+            self._watch = asyncio.get_running_loop().create_task(self._watchdog())
+        self._pump()
+
+    def _pump(self) -> None:
+        """Send the waiting moves to the workers with room, the least busy first (one write each)."""
+        now = time.monotonic()
+        frames: dict[int, list[bytes]] = {}
+        while self._waiting and self._pool:
+            worker = min(self._pool, key=lambda w: len(w.held))
+            if len(worker.held) >= WINDOW:
+                break
+            move = self._waiting.popleft()
+            if move.future.done():  # timed out or cancelled while waiting: not worth thinking about
+                continue
+            data = pickle.dumps(move.job, pickle.HIGHEST_PROTOCOL)
+            frames.setdefault(id(worker), []).extend((_HEADER.pack(len(data)), data))
+            move.sent = now
+            worker.held.append(move)
+        for worker in self._pool:
+            if id(worker) in frames:
+                worker.writer.write(b"".join(frames[id(worker)]))
+
+    async def _read(self, worker: _Worker, reader: asyncio.StreamReader) -> None:
+        """Settle the worker's moves in the order it answers them; on its end, replace it."""
+        try:
+            while True:
+                (size,) = _HEADER.unpack(await reader.readexactly(_HEADER.size))
+                answer = pickle.loads(await reader.readexactly(size))
+                move = worker.held.popleft()
+                if move.future.done():
+                    continue
+                if isinstance(answer, BaseException):
+                    move.future.set_exception(answer)
+                else:
+                    move.future.set_result(answer)
+                if self._waiting:
+                    self._pump()
+        except (asyncio.IncompleteReadError, ConnectionError, IndexError):
+            if not self._closed and worker in self._pool:
+                self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) died"))
+
+    async def _watchdog(self) -> None:
+        """Every half second: a worker whose oldest move is past twice its time limit is stuck; replace it."""
+        while not self._closed:
+            await asyncio.sleep(0.5)
+            now = time.monotonic()
+            for worker in list(self._pool):
+                if worker.held and now - worker.held[0].sent > 2 * worker.held[0].job[-1] + 1:
+                    self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) was stuck"))
+
+    def _replace(self, worker: _Worker, error: WorkerError) -> None:
+        """Stop a worker; its first move fails with ``error``, the moves behind it wait for another."""
+        self._pool.remove(worker)
+        self.replaced += 1
+        self._drop(worker, error)
+        asyncio.get_running_loop().run_in_executor(None, _end, worker.process)
+        self._pump()
+        if self._starting is None or self._starting.done():
+            self._starting = asyncio.get_running_loop().create_task(self._start())
+
+    def _drop(self, worker: _Worker, error: WorkerError) -> None:
+        if worker.reader is not None and worker.reader is not asyncio.current_task():
+            worker.reader.cancel()
+        worker.writer.close()
+        if worker.held:
+            first = worker.held.popleft()
+            if not first.future.done():
+                first.future.set_exception(error)
+        self._waiting.extendleft(reversed(worker.held))
+        worker.held.clear()
+
+
+def _spawn() -> tuple[BaseProcess, socket.socket]:
+    """A worker process and this end of its socket (forkserver: a clean process, not a copy of ours)."""
+    forkserver = "forkserver" in multiprocessing.get_all_start_methods()
+    context = (
+        multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
+    )
+    ours, theirs = context.Pipe(duplex=True)  # a socket pair
+    process = context.Process(target=_serve, args=(theirs,), name="koloda-bot", daemon=True)
+    process.start()
+    theirs.close()
+    sock = socket.socket(fileno=os.dup(ours.fileno()))
+    ours.close()
+    return process, sock
+
+
+def _end(process: BaseProcess) -> None:
+    """Wait a moment for a worker whose socket is closed to end, then kill it."""
+    process.join(timeout=2)
+    if process.is_alive():
+        process.kill()
+        process.join(timeout=2)
+    with contextlib.suppress(ValueError):
+        process.close()

@@ -143,7 +143,7 @@ class Hub:
                 room.bot_task.cancel()
         await self.bus.close()
         await asyncio.to_thread(self.committer.close)
-        self.bots.close()
+        await self.bots.close()
 
     # -- tables ------------------------------------------------------------------------------------
 

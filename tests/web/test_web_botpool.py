@@ -1,0 +1,137 @@
+"""The web app's bot workers (koloda.web.botpool): moves answered in worker processes, a worker that dies
+or is stuck replaced without losing the moves behind it, and no process left when the pool closes
+(issue 15, point 1)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from koloda import registry
+from koloda.bank.options import BankOptions
+from koloda.web.botpool import BotPool, WorkerError
+
+BANK = registry.get("bank")
+
+
+class _Behaviour:
+    """A bot whose move depends on its level: ``die`` ends its process, ``hang`` never returns."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+
+    def choose(self, observation: object, legal: Sequence[int]) -> int:
+        if self.level == "die":
+            os._exit(3)
+        if self.level == "hang":
+            time.sleep(3600)
+        return legal[-1]
+
+
+class Misbehaving:
+    """A stand-in for a game's spec, importable by the worker processes (this module is on their path)."""
+
+    name = "misbehaving"
+    options_class = BankOptions
+
+    def guarded_bot(self, level: str, seed: int, options: object, **_: Any) -> _Behaviour:
+        return _Behaviour(level)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _bank_moves(count: int) -> list[tuple[object, list[int]]]:
+    state = BANK.new_game(BankOptions(), players=3, seed=11)
+    moves = []
+    for _ in range(count):
+        seat = state.current_player
+        assert seat is not None
+        legal = list(state.legal_actions())
+        moves.append((BANK.observe(state, seat), legal))
+        state.apply(legal[0])
+    return moves
+
+
+def test_many_moves_at_once_are_each_answered_by_the_real_bots() -> None:
+    async def main() -> list[tuple[int, list[int]]]:
+        pool = BotPool(2)
+        try:
+            jobs = _bank_moves(40)
+            answers = await asyncio.gather(
+                *(pool.move(BANK, "easy", i, {}, obs, legal, 10.0) for i, (obs, legal) in enumerate(jobs))
+            )
+            return [(action, legal) for (action, faults), (_obs, legal) in zip(answers, jobs, strict=True)]
+        finally:
+            await pool.close()
+
+    for action, legal in asyncio.run(main()):
+        assert action in legal
+
+
+def test_a_worker_that_dies_fails_its_move_and_is_replaced() -> None:
+    async def main() -> tuple[BaseException | None, int, int]:
+        pool = BotPool(1)
+        try:
+            failed: BaseException | None = None
+            try:
+                await pool.move(Misbehaving(), "die", 1, {}, None, [1, 2], 10.0)  # type: ignore[arg-type]
+            except WorkerError as exc:
+                failed = exc
+            action, _ = await pool.move(Misbehaving(), "fine", 1, {}, None, [1, 2], 10.0)  # type: ignore[arg-type]
+            return failed, action, pool.replaced
+        finally:
+            await pool.close()
+
+    failed, action, replaced = asyncio.run(main())
+    assert isinstance(failed, WorkerError) and "died" in str(failed)
+    assert action == 2 and replaced == 1
+
+
+def test_a_stuck_bot_times_out_and_its_worker_is_replaced_without_losing_the_moves_behind_it() -> None:
+    async def main() -> tuple[list[object], int, list[int]]:
+        pool = BotPool(1)
+        try:
+            spec: Any = Misbehaving()
+            stuck = asyncio.ensure_future(pool.move(spec, "hang", 1, {}, None, [1, 2], 0.2))
+            await asyncio.sleep(0.05)  # the stuck move is first in its worker
+            behind = [
+                asyncio.ensure_future(pool.move(spec, "fine", 1, {}, None, [5, 6], 2.0)) for _ in range(3)
+            ]
+            first_pids = [w.process.pid for w in pool._pool]
+            outcomes = await asyncio.gather(stuck, *behind, return_exceptions=True)
+            return list(outcomes), pool.replaced, [pid for pid in first_pids if pid is not None]
+        finally:
+            await pool.close()
+
+    started = time.monotonic()
+    outcomes, replaced, pids = asyncio.run(main())
+    assert isinstance(outcomes[0], TimeoutError)  # the hub plays a random move for it
+    assert outcomes[1:] == [(6, [])] * 3  # answered by the new worker, within their time
+    assert replaced == 1 and time.monotonic() - started < 10
+    assert pids and not any(_alive(pid) for pid in pids)  # the stuck worker was killed
+
+
+def test_closing_the_pool_ends_every_worker() -> None:
+    async def main() -> list[int]:
+        pool = BotPool(2)
+        (obs, legal), *_ = _bank_moves(1)
+        await asyncio.gather(*(pool.move(BANK, "easy", i, {}, obs, legal, 10.0) for i in range(4)))
+        pids = [w.process.pid for w in pool._pool if w.process.pid is not None]
+        await pool.close()
+        with pytest.raises(WorkerError):
+            await pool.move(BANK, "easy", 1, {}, obs, legal, 10.0)
+        return pids
+
+    pids = asyncio.run(main())
+    assert len(pids) == 2 and not any(_alive(pid) for pid in pids)
