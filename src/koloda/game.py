@@ -115,19 +115,34 @@ def jsonable(value: Any) -> Any:
     >>> jsonable((Card.parse("10H"), Suit.SPADES, {"a": (1, 2)}))
     ['10H', 'S', {'a': [1, 2]}]
     """
-    if isinstance(value, Card):
+    # Dispatch on the exact type first: the web app turns every observation it sends into JSON, and a
+    # chain of isinstance and is_dataclass tests cost 1 us a value (270 us a Bank observation).
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple or kind is list:
+        return [item if type(item) in _PLAIN else jsonable(item) for item in value]
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return {name: jsonable(getattr(value, name)) for name in names}
+    if kind is Card:
         return str(value)
     if isinstance(value, Suit):
         return value.letter
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        _FIELDS[kind] = tuple(field.name for field in dataclasses.fields(value))
+        return jsonable(value)
     if isinstance(value, (tuple, list)):
         return [jsonable(item) for item in value]
     if isinstance(value, dict):
         return {str(key): jsonable(item) for key, item in value.items()}
     return value
+
+
+_PLAIN = frozenset({int, str, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, read once
 
 
 @dataclass(frozen=True)

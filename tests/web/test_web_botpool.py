@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 
@@ -17,6 +18,13 @@ from koloda.bank.options import BankOptions
 from koloda.web.botpool import BotPool, WorkerError
 
 BANK = registry.get("bank")
+T = TypeVar("T")
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run on a loop of its own, in a thread (a session fixture may run a loop in this one)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main).result(timeout=60)
 
 
 class _Behaviour:
@@ -53,7 +61,7 @@ def _alive(pid: int) -> bool:
 
 def _bank_moves(count: int) -> list[tuple[object, list[int]]]:
     state = BANK.new_game(BankOptions(), players=3, seed=11)
-    moves = []
+    moves: list[tuple[object, list[int]]] = []
     for _ in range(count):
         seat = state.current_player
         assert seat is not None
@@ -75,7 +83,7 @@ def test_many_moves_at_once_are_each_answered_by_the_real_bots() -> None:
         finally:
             await pool.close()
 
-    for action, legal in asyncio.run(main()):
+    for action, legal in run(main()):
         assert action in legal
 
 
@@ -93,7 +101,7 @@ def test_a_worker_that_dies_fails_its_move_and_is_replaced() -> None:
         finally:
             await pool.close()
 
-    failed, action, replaced = asyncio.run(main())
+    failed, action, replaced = run(main())
     assert isinstance(failed, WorkerError) and "died" in str(failed)
     assert action == 2 and replaced == 1
 
@@ -103,6 +111,7 @@ def test_a_stuck_bot_times_out_and_its_worker_is_replaced_without_losing_the_mov
         pool = BotPool(1)
         try:
             spec: Any = Misbehaving()
+            await pool.move(spec, "fine", 1, {}, None, [5, 6], 10.0)  # the worker is up
             stuck = asyncio.ensure_future(pool.move(spec, "hang", 1, {}, None, [1, 2], 0.2))
             await asyncio.sleep(0.05)  # the stuck move is first in its worker
             behind = [
@@ -115,7 +124,7 @@ def test_a_stuck_bot_times_out_and_its_worker_is_replaced_without_losing_the_mov
             await pool.close()
 
     started = time.monotonic()
-    outcomes, replaced, pids = asyncio.run(main())
+    outcomes, replaced, pids = run(main())
     assert isinstance(outcomes[0], TimeoutError)  # the hub plays a random move for it
     assert outcomes[1:] == [(6, [])] * 3  # answered by the new worker, within their time
     assert replaced == 1 and time.monotonic() - started < 10
@@ -133,5 +142,5 @@ def test_closing_the_pool_ends_every_worker() -> None:
             await pool.move(BANK, "easy", 1, {}, obs, legal, 10.0)
         return pids
 
-    pids = asyncio.run(main())
+    pids = run(main())
     assert len(pids) == 2 and not any(_alive(pid) for pid in pids)

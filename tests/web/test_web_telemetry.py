@@ -150,6 +150,12 @@ def test_serve_logs_json_lines_and_exposes_metrics(tmp_path: Any) -> None:
             deadline -= 1
             httpx.get(server.url + "/healthz")
         assert deadline
+        # info lines are written in blocks, within FLUSH_SECONDS: wait for them before the kill
+        waited = time.monotonic()
+        while time.monotonic() - waited < 5:
+            if sum(line.get("event") == "act" for line in server.lines()) >= 5:
+                break
+            time.sleep(0.05)
     finally:
         server.kill()
     lines = server.lines()

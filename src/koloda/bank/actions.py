@@ -46,11 +46,19 @@ def action_text(action: int) -> str:
     """
     if type(action) is not int or not 0 <= action < T.NUM_ACTIONS:
         raise NotationError(Msg("bank.notation.bad_id", action=repr(action), last=T.NUM_ACTIONS - 1))
-    if action < T.DRAW:
-        return "+".join(str(DECK_36[c]) for c in cards_of_action(action))
-    if action >= T.CHOOSE0:
-        return f"trump {Suit(action - T.CHOOSE0).letter}"
-    return "draw" if action == T.DRAW else "pass"
+    text = _TEXTS.get(action)
+    if text is None:  # each text made once: every observation spells the deal's history
+        if action < T.DRAW:
+            text = "+".join(str(DECK_36[c]) for c in cards_of_action(action))
+        elif action >= T.CHOOSE0:
+            text = f"trump {Suit(action - T.CHOOSE0).letter}"
+        else:
+            text = "draw" if action == T.DRAW else "pass"
+        _TEXTS[action] = text
+    return text
+
+
+_TEXTS: dict[int, str] = {}
 
 
 def parse_action(text: str) -> int:

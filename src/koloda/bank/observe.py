@@ -53,6 +53,9 @@ class BankObservation(Observation):
     winner: int | None
 
 
+_CARD = tuple(str(card) for card in DECK_36)  # the canonical text of each card, made once
+
+
 def visible_hand(state: BankState, seat: int | None) -> int:
     """Rule 2.3: the hidden cards a seat may see, as a bitmask: its own hand (a spectator: none)."""
     if seat is None:
@@ -79,15 +82,15 @@ def observe(state: BankState, seat: int | None) -> BankObservation:
         version=s.version,
         legal_actions=tuple(s.legal_actions()) if seat is not None and s.current_player == seat else (),
         dealer=s._dealer,
-        hand=tuple(str(DECK_36[c]) for c in T.cards_of(visible_hand(s, seat))),
+        hand=tuple(_CARD[c] for c in T.cards_of(visible_hand(s, seat))),
         hand_counts=tuple(h.bit_count() for h in s._hands),
-        bank=tuple(str(DECK_36[c]) for c in s._bank),
+        bank=tuple(_CARD[c] for c in s._bank),
         bank_top_owner=s._top_owner if s._bank and s._top_owner >= 0 else None,
-        to_cover=None if over or s._target < 0 else str(DECK_36[s._target]),
+        to_cover=None if over or s._target < 0 else _CARD[s._target],
         opening=s._opening,
         stock_size=len(s._stock),
         captured_points=tuple(s._captured_pts),
-        captured_cards=tuple(tuple(str(DECK_36[c]) for c in T.cards_of(m)) for m in s._captured),
+        captured_cards=tuple(tuple(_CARD[c] for c in T.cards_of(m)) for m in s._captured),
         out=tuple(s._out),
         places=tuple(s._places),
         trumps=s._opts.trumps,

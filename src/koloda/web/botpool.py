@@ -74,27 +74,39 @@ def think(
 
 
 def _serve(connection: Connection) -> None:
-    """A worker's life: a move in, its answer (or the exception it raised) out, until the socket closes."""
+    """A worker's life: moves in, their answers (or the exceptions they raised) out, until the socket
+    closes. The moves already waiting are thought together and answered in one write."""
     parsed: dict[tuple[str, str], Options] = {}  # a table's options are read once, not at every move
     while True:
         try:
-            job: Job = connection.recv()
+            jobs: list[Job] = [connection.recv()]
+            while connection.poll(0) and len(jobs) < WINDOW:
+                jobs.append(connection.recv())
         except (EOFError, OSError):
             return
-        game, _level, _seed, options, *_ = job
+        answers: list[object] = []
+        for job in jobs:
+            game, _level, _seed, options, *_ = job
+            try:
+                key = (game.name, json.dumps(options, sort_keys=True))
+                if key not in parsed:
+                    parsed[key] = game.options_class.from_mapping(options)
+                answers.append(think(*job, parsed=parsed[key]))
+            except Exception as exc:
+                answers.append(_picklable(exc))
         try:
-            key = (game.name, json.dumps(options, sort_keys=True))
-            if key not in parsed:
-                parsed[key] = game.options_class.from_mapping(options)
-            answer: object = think(*job, parsed=parsed[key])
-        except Exception as exc:
-            answer = exc
-        try:
-            connection.send(answer)
-        except (pickle.PicklingError, TypeError, AttributeError):  # an exception that cannot be pickled
-            connection.send(WorkerError(repr(answer)))
+            connection.send(answers)
         except OSError:
             return
+
+
+def _picklable(exc: Exception) -> Exception:
+    """The exception itself if it can cross to the server, else a WorkerError that says it."""
+    try:
+        pickle.dumps(exc)
+    except Exception:
+        return WorkerError(f"{type(exc).__name__}: {exc}")
+    return exc
 
 
 def default_workers() -> int:
@@ -131,6 +143,7 @@ class BotPool:
         self._starting: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._closed = False
+        self._pumping = False
 
     async def move(
         self,
@@ -156,8 +169,9 @@ class BotPool:
         if len(self._pool) < self.workers:
             if self._starting is None or self._starting.done():
                 self._starting = loop.create_task(self._start())
-        else:
-            self._pump()
+        elif not self._pumping:  # the moves asked in this turn of the loop go in one write
+            self._pumping = True
+            loop.call_soon(self._pump)
         return await asyncio.wait_for(move.future, timeout=2 * seconds)
 
     async def close(self) -> None:
@@ -193,6 +207,7 @@ class BotPool:
 
     def _pump(self) -> None:
         """Send the waiting moves to the workers with room, the least busy first (one write each)."""
+        self._pumping = False
         now = time.monotonic()
         frames: dict[int, list[bytes]] = {}
         while self._waiting and self._pool:
@@ -215,14 +230,14 @@ class BotPool:
         try:
             while True:
                 (size,) = _HEADER.unpack(await reader.readexactly(_HEADER.size))
-                answer = pickle.loads(await reader.readexactly(size))
-                move = worker.held.popleft()
-                if move.future.done():
-                    continue
-                if isinstance(answer, BaseException):
-                    move.future.set_exception(answer)
-                else:
-                    move.future.set_result(answer)
+                for answer in pickle.loads(await reader.readexactly(size)):
+                    move = worker.held.popleft()
+                    if move.future.done():
+                        continue
+                    if isinstance(answer, BaseException):
+                        move.future.set_exception(answer)
+                    else:
+                        move.future.set_result(answer)
                 if self._waiting:
                     self._pump()
         except (asyncio.IncompleteReadError, ConnectionError, IndexError):

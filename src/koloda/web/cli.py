@@ -62,6 +62,8 @@ def serve(args: argparse.Namespace) -> int:
 
     The port is taken first, so that a port in use is the one thing said ("port 8000 on 127.0.0.1 is in
     use"), before any address is printed; the server then runs on that very socket."""
+    import gc
+
     import uvicorn
 
     from koloda.store.open import open_store
@@ -89,6 +91,12 @@ def serve(args: argparse.Namespace) -> int:
         print(
             f"koloda: serving on http://{host}:{port}/ (database {store.location}); Ctrl+C stops", flush=True
         )
+        # The long-lived objects of 1,000 tables made each full collection of the garbage collector
+        # stop the event loop for 0.2-0.4 s, about once a second: collect the young generations as
+        # usual, the whole heap once in seventy million allocations (some minutes), and never the
+        # objects of the start-up, frozen here (docs/performance.md, "The web app under load").
+        gc.freeze()
+        gc.set_threshold(700, 10, 10_000)
         config = uvicorn.Config(
             app,
             host=args.host,
@@ -99,6 +107,9 @@ def serve(args: argparse.Namespace) -> int:
             # a message past Limits.message is refused with a frame; one 16 times larger is not even read
             # (the protocol closes the socket with 1009)
             ws_max_size=16 * limits.message,
+            # frames are patches of a few hundred bytes (koloda.web.frames): compressing each cost the
+            # event loop 3% of its time at 1,000 tables for little
+            ws_per_message_deflate=False,
         )
         uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -105,7 +105,8 @@ class Client:
                 await self._closing()
                 return
             try:
-                await asyncio.wait_for(self._send_text(text), timeout=SEND_SECONDS)
+                async with asyncio.timeout(SEND_SECONDS):  # not wait_for: no task a frame
+                    await self._send_text(text)
             except Exception:  # a broken or stalled socket: the client resyncs when it comes back
                 self.dropped = True
                 await self._closing()

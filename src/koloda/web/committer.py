@@ -43,7 +43,8 @@ class Committer:
         self.groups = 0  # transactions committed (for /metrics and the benchmark)
         self.committed = 0  # actions committed
         self.seconds = 0.0  # time spent committing
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[list[_Pending] | None] = queue.SimpleQueue()
+        self._gathering: list[_Pending] = []  # the actions of this turn of the loop, handed over together
         self._thread = threading.Thread(target=self._run, name="koloda-commit", daemon=True)
         self._thread.start()
 
@@ -52,8 +53,14 @@ class Committer:
         has that number, RecordError if the database cannot be written: then nothing was stored."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Pending((table_id, seq, text), loop, future))
+        self._gathering.append(_Pending((table_id, seq, text), loop, future))
+        if len(self._gathering) == 1:  # one wake-up of the writer a turn of the loop, not one an action
+            loop.call_soon(self._hand_over)
         await future
+
+    def _hand_over(self) -> None:
+        group, self._gathering = self._gathering, []
+        self._queue.put(group)
 
     def close(self) -> None:
         """Finish the waiting groups, then stop the thread."""
@@ -65,16 +72,16 @@ class Committer:
             first = self._queue.get()
             if first is None:
                 return
-            group = [first]
+            group = first
             while len(group) < self.max_group:
                 try:
-                    item = self._queue.get_nowait()
+                    more = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if item is None:
+                if more is None:
                     self._commit(group)
                     return
-                group.append(item)
+                group.extend(more)
             self._commit(group)
 
     def _commit(self, group: list[_Pending]) -> None:
@@ -83,8 +90,11 @@ class Committer:
         self.seconds += time.perf_counter() - start
         self.groups += 1
         self.committed += sum(outcome is None for outcome in outcomes)
+        settled: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], KolodaError | None]]] = {}
         for pending, outcome in zip(group, outcomes, strict=True):
-            pending.loop.call_soon_threadsafe(_settle, pending.future, outcome)
+            settled.setdefault(pending.loop, []).append((pending.future, outcome))
+        for loop, outcomes_of_loop in settled.items():  # one wake-up of each loop a group, not one an action
+            loop.call_soon_threadsafe(_settle, outcomes_of_loop)
 
     def _write(self, lines: list[Line]) -> list[KolodaError | None]:
         """Write the lines in one transaction; when one of them lost a race, write each half again (a few
@@ -103,10 +113,11 @@ class Committer:
         return [None] * len(lines)
 
 
-def _settle(future: asyncio.Future[None], outcome: KolodaError | None) -> None:
-    if future.done():  # its awaiter was cancelled (the server is stopping)
-        return
-    if outcome is None:
-        future.set_result(None)
-    else:
-        future.set_exception(outcome)
+def _settle(outcomes: list[tuple[asyncio.Future[None], KolodaError | None]]) -> None:
+    for future, outcome in outcomes:
+        if future.done():  # its awaiter was cancelled (the server is stopping)
+            continue
+        if outcome is None:
+            future.set_result(None)
+        else:
+            future.set_exception(outcome)

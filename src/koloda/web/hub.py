@@ -321,11 +321,12 @@ class Hub:
                     chosen = state.parse_action(action)
                 except KolodaError as exc:
                     raise wrap("bad_action", exc, field="action") from None
-            after = state.copy()
-            try:
-                after.apply(chosen)
-            except IllegalActionError as exc:  # the reason said to the seat that moved: "you must ..."
-                raise wrap("illegal", IllegalActionError(addressed(exc.detail)), field="action") from None
+            if chosen not in state.legal_actions():  # the engine says why, on a copy: "you must ..."
+                try:
+                    state.copy().apply(chosen)
+                except IllegalActionError as exc:
+                    raise wrap("illegal", IllegalActionError(addressed(exc.detail)), field="action") from None
+                raise refuse("illegal_id", field="action", action=chosen)  # pragma: no cover - engines agree
             if not self.bus.healthy:  # the other nodes would not hear of it
                 raise refuse("bus_unavailable")
             text = state.action_text(chosen)
@@ -338,7 +339,7 @@ class Hub:
             except RecordError as exc:
                 raise wrap("store_unavailable", exc) from None
             commit = time.perf_counter() - committing
-            room.state = after
+            state.apply(chosen)  # a legal action, stored: applied in place (no copy of the state a move)
             room.actions.append(text)
             # Still under the lock: every client gets the versions in order, each once.
             self.broadcast(room, "event")
@@ -350,7 +351,7 @@ class Hub:
                 latency=time.perf_counter() - started,
                 commit=commit,
                 bot=room.record.seats[seat].bot is not None,
-                over=after.is_over(),
+                over=state.is_over(),
             )
         self._after_move(room)
 
