@@ -53,7 +53,22 @@ class BankObservation(Observation):
     winner: int | None
 
 
-_CARD = tuple(str(card) for card in DECK_36)  # the canonical text of each card, made once
+# Texts made once: the web app observes every table at every move.
+_CARD = tuple(str(card) for card in DECK_36)  # the canonical text of each card
+_ITEMS: dict[int, tuple[int, str]] = {}  # a history entry (action << 2 | seat) as (seat, text)
+_MASKS: dict[int, tuple[str, ...]] = {}  # a set of cards as their texts (bounded: cleared when big)
+
+
+def _item(entry: int) -> tuple[int, str]:
+    item = _ITEMS[entry] = (entry & 3, action_text(entry >> 2))
+    return item
+
+
+def _cards(mask: int) -> tuple[str, ...]:
+    if len(_MASKS) > 100_000:
+        _MASKS.clear()
+    cards = _MASKS[mask] = tuple(_CARD[c] for c in T.cards_of(mask))
+    return cards
 
 
 def visible_hand(state: BankState, seat: int | None) -> int:
@@ -71,7 +86,7 @@ def observe(state: BankState, seat: int | None) -> BankObservation:
     seat = check_seat(state, seat)
     s = state
     start = s.deal_start if s._deal_no else 0  # while trumps are chosen in turn: their choice so far
-    history = tuple((h & 3, action_text(h >> 2)) for h in s._hist[start:])
+    history = tuple([_ITEMS.get(h) or _item(h) for h in s._hist[start:]])
     over = s.is_over()
     return BankObservation(
         seat=seat,
@@ -90,7 +105,7 @@ def observe(state: BankState, seat: int | None) -> BankObservation:
         opening=s._opening,
         stock_size=len(s._stock),
         captured_points=tuple(s._captured_pts),
-        captured_cards=tuple(tuple(_CARD[c] for c in T.cards_of(m)) for m in s._captured),
+        captured_cards=tuple([_MASKS.get(m) or _cards(m) for m in s._captured]),
         out=tuple(s._out),
         places=tuple(s._places),
         trumps=s._opts.trumps,

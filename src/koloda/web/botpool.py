@@ -172,7 +172,8 @@ class BotPool:
         elif not self._pumping:  # the moves asked in this turn of the loop go in one write
             self._pumping = True
             loop.call_soon(self._pump)
-        return await asyncio.wait_for(move.future, timeout=2 * seconds)
+        async with asyncio.timeout(2 * seconds):  # on time out the move's future is cancelled: not sent
+            return await move.future
 
     async def close(self) -> None:
         """Stop every worker (each ends when its socket closes; one that does not is killed)."""
