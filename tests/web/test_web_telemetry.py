@@ -70,6 +70,7 @@ def test_metrics_count_tables_connections_actions_commits_and_refusals(client: T
     assert samples['koloda_refusals_total{channel="http",code="bad_json"}'] == 1
     assert samples['koloda_refusals_total{channel="ws",code="stale"}'] == 1
     assert samples["koloda_actions_per_second"] == pytest.approx(1 / 60)
+    assert 10 * 2**20 < samples["process_resident_memory_bytes"] < 8 * 2**30  # this process's RSS
     assert client.get("/metrics").headers["content-type"].startswith("text/plain; version=0.0.4")
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -174,6 +175,7 @@ class Telemetry:
             "koloda_refusals_total", "Requests and websocket messages refused", ("channel", "code")
         )
         self.uptime = Gauge("koloda_uptime_seconds", "Seconds since the server started", self.up)
+        self.memory = Gauge("process_resident_memory_bytes", "Resident memory of the server's process", _rss)
 
     def up(self) -> float:
         return self._clock() - self.started
@@ -188,6 +190,7 @@ class Telemetry:
             self.latency,
             self.refusals,
             self.uptime,
+            self.memory,
         ]
 
     def metrics(self) -> str:
@@ -228,6 +231,15 @@ class Telemetry:
         )
         if over:
             event("over", table=table, version=version)
+
+
+def _rss() -> float:
+    """This process's resident bytes (Linux; 0 where /proc is not)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return float(int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def event(kind: str, **fields: Any) -> None:
