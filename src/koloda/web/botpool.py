@@ -44,7 +44,9 @@ from koloda.game import GameSpec
 from koloda.options import Options
 
 #: Moves a worker holds at once (sent, not yet answered).
-WINDOW = 8
+WINDOW = 32
+#: How often the pool looks for moves past their time and stuck workers (seconds).
+WATCH = 0.25
 _HEADER = struct.Struct("!i")  # multiprocessing.connection's frame: a signed 32-bit length, then pickle
 
 
@@ -118,6 +120,7 @@ def default_workers() -> int:
 class _Move:
     job: Job
     future: asyncio.Future[tuple[int, list[Fault]]]
+    deadline: float  # the loop's clock: past it the move fails with TimeoutError
     sent: float = 0.0
 
 
@@ -164,16 +167,17 @@ class BotPool:
             )
         if self._closed:
             raise WorkerError("the bot pool is closed")
-        move = _Move(job, loop.create_future())
+        move = _Move(job, loop.create_future(), loop.time() + 2 * seconds)
         self._waiting.append(move)
+        if self._watch is None:  # one timer for every move's time limit, not one a move
+            self._watch = loop.create_task(self._watchdog())
         if len(self._pool) < self.workers:
             if self._starting is None or self._starting.done():
                 self._starting = loop.create_task(self._start())
         elif not self._pumping:  # the moves asked in this turn of the loop go in one write
             self._pumping = True
             loop.call_soon(self._pump)
-        async with asyncio.timeout(2 * seconds):  # on time out the move's future is cancelled: not sent
-            return await move.future
+        return await move.future
 
     async def close(self) -> None:
         """Stop every worker (each ends when its socket closes; one that does not is killed)."""
@@ -202,8 +206,6 @@ class BotPool:
             worker = _Worker(process, writer)
             worker.reader = asyncio.get_running_loop().create_task(self._read(worker, _reader))
             self._pool.append(worker)
-        if self._watch is None:
-            self._watch = asyncio.get_running_loop().create_task(self._watchdog())
         self._pump()
 
     def _pump(self) -> None:
@@ -246,9 +248,16 @@ class BotPool:
                 self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) died"))
 
     async def _watchdog(self) -> None:
-        """Every half second: a worker whose oldest move is past twice its time limit is stuck; replace it."""
+        """Every :data:`WATCH` seconds: the moves past their time fail with TimeoutError (the hub plays a
+        random move; one not yet sent is not sent), and a worker whose oldest move is past twice the time
+        limit is stuck: it is replaced."""
+        loop = asyncio.get_running_loop()
         while not self._closed:
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(WATCH)
+            clock = loop.time()
+            for move in [*self._waiting, *(m for w in self._pool for m in w.held)]:
+                if clock > move.deadline and not move.future.done():
+                    move.future.set_exception(TimeoutError(f"no move after {move.job[-1] * 2:g} s"))
             now = time.monotonic()
             for worker in list(self._pool):
                 if worker.held and now - worker.held[0].sent > 2 * worker.held[0].job[-1] + 1:

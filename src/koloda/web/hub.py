@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from dataclasses import dataclass, field, replace
@@ -39,6 +40,9 @@ from koloda.web.views import public_view, seat_view
 
 LOG = logging.getLogger("koloda.web")
 TOKEN_BYTES = 24  # 192 random bits per seat link
+# Bots move on a beat of this many seconds (their pause is rounded up to it): the moves of many tables
+# then go to the workers in one write, come back in one, and are stored in one group.
+BOT_BEAT = 0.02
 
 
 @dataclass(eq=False)
@@ -451,7 +455,7 @@ class Hub:
         room.bot_task = loop.create_task(self._bot_move(room, seat, room.version))
 
     async def _bot_move(self, room: Room, seat: int, version: int) -> None:
-        await asyncio.sleep(self.bot_delay)  # a pause so that people can follow the bots
+        await asyncio.sleep(_on_the_beat(self.bot_delay))  # a pause so that people can follow the bots
         if room.version != version or not await self.bus.hold(room.record.id):
             room.bot_task = None  # moved on, or another node drives this table's bots
             return
@@ -485,6 +489,15 @@ class Hub:
         except KolodaError:  # the table moved on meanwhile, or the store is away: try again later
             await asyncio.sleep(self.bot_delay if room.version != version else 1.0)
             self._schedule_bot(room)
+
+
+def _on_the_beat(delay: float) -> float:
+    """``delay`` rounded up so that it ends on a multiple of :data:`BOT_BEAT` of the loop's clock (no
+    pause stays none)."""
+    if delay <= 0:
+        return 0.0
+    now = asyncio.get_running_loop().time()
+    return math.ceil((now + delay) / BOT_BEAT) * BOT_BEAT - now
 
 
 def _seats(requests: list[SeatRequest] | None, players: int) -> list[SeatRecord]:
