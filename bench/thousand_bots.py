@@ -7,9 +7,11 @@ Three seats of one level play whole games (``koloda thousand simulate``'s loop,
 :func:`koloda.simulate.simulate_matches`, one game at a time so that the games can be shared between
 processes) and the script prints, per level: games finished, deals a game (median, p90, max), contracts
 made overall and by bid band, auctions left at the forced minimum, raises after the talon, bombs, barrel
-entries and falls, and the seconds of every bot decision (p50, p99, max), with the goals of issue 14
-point 5 and whether each holds. ``--jobs 2`` plays in one extra process (the machine has two cores: use it
-only when nothing else runs). The load average is printed with the figures: the times depend on it.
+entries and falls, the contracts made kept at the auction's bid and raised after the talon, and by a
+declarer at 800 or more (rule S5), and the seconds of every bot decision (p50, p99, max), with the goals of
+issue 14 point 5 and whether each holds. ``--jobs 2`` plays in one extra process (the machine has two
+cores: use it only when nothing else runs). The load average is printed with the figures: the times
+depend on it.
 """
 
 from __future__ import annotations
@@ -18,17 +20,42 @@ import argparse
 import json
 import os
 import platform
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
+from koloda.game import GameRecord
 from koloda.registry import get
 from koloda.simulate import simulate_matches
+from koloda.thousand.cli import _auctions
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import ThousandState, replay
 
 #: Issue 14, point 5: the share of contracts made each level must reach.
 MADE_GOAL = {"easy": 0.50, "medium": 0.65, "hard": 0.75}
 BANDS = ("100", "105-120", "125-150", "155-200", "205+")
+#: The contracts of :func:`kinds`: kept at the auction's bid or raised after the talon, and by a declarer
+#: whose total before the deal was 800 or more (where defence scores nothing at home, rule S5).
+KINDS = ("kept", "raised", "800+")
+
+
+def kinds(state: ThousandState) -> dict[str, dict[str, int]]:
+    """Contracts played and made of one game by :data:`KINDS` (bombs are not contracts)."""
+    out = {k: {"played": 0, "made": 0} for k in KINDS}
+    auctions = _auctions(state.history, state.options.min_bid)
+    for (deal, score), (_, high) in zip(state.results, auctions, strict=False):
+        if deal.bomb:
+            continue
+        seat = deal.declarer
+        chosen = ["raised" if deal.bid > high else "kept"]
+        if score.total[seat] - score.delta[seat] >= state.options.threshold_800:
+            chosen.append("800+")
+        for kind in chosen:
+            out[kind]["played"] += 1
+            out[kind]["made"] += bool(score.made)
+    return out
 
 
 def play_games(level: str, preset: str, seeds: list[int], max_deals: int) -> dict[str, Any]:
@@ -36,9 +63,9 @@ def play_games(level: str, preset: str, seeds: list[int], max_deals: int) -> dic
     options = ThousandOptions.preset(preset)
     games = []
     times: list[float] = []
-    for seed in seeds:
-        games.append(
-            simulate_matches(
+    with tempfile.TemporaryDirectory() as records:
+        for seed in seeds:
+            game = simulate_matches(
                 get("thousand"),
                 options,
                 players=3,
@@ -46,9 +73,11 @@ def play_games(level: str, preset: str, seeds: list[int], max_deals: int) -> dic
                 matches=1,
                 seed=seed,
                 max_deals=max_deals,
+                records=Path(records),
                 move_seconds=times,
             )
-        )
+            state = replay(GameRecord.load(Path(records) / f"thousand-{seed}.json", game="thousand"))
+            games.append({**game, "kinds": kinds(state)})
     return {"games": games, "times": times}
 
 
@@ -60,7 +89,10 @@ def _pct(values: list[float], share: float) -> float:
 def summary(level: str, games: list[dict[str, Any]], times: list[float]) -> dict[str, Any]:
     """The figures of issue 14 for one level, from the games' own figures."""
     lengths = sorted(g["deals"] for g in games)
-    total: dict[str, Any] = {"bands": {b: {"played": 0, "made": 0} for b in BANDS}}
+    total: dict[str, Any] = {
+        "bands": {b: {"played": 0, "made": 0} for b in BANDS},
+        "kinds": {k: {"played": 0, "made": 0} for k in KINDS},
+    }
     keys = (
         "finished",
         "contracts_played",
@@ -77,9 +109,10 @@ def summary(level: str, games: list[dict[str, Any]], times: list[float]) -> dict
     for g in games:
         for key in keys:
             total[key] = total.get(key, 0) + g[key]
-        for band in BANDS:
-            for k in ("played", "made"):
-                total["bands"][band][k] += g["bands"][band][k]
+        for group, names in (("bands", BANDS), ("kinds", KINDS)):
+            for name in names:
+                for k in ("played", "made"):
+                    total[group][name][k] += g[group][name][k]
     played = total["contracts_played"]
     made_share = total["contracts_made"] / played if played else 0.0
     forced_share = total["forced_minimum"] / total["auctions"] if total["auctions"] else 0.0
@@ -120,6 +153,7 @@ def lines(s: dict[str, Any]) -> list[str]:
         f"== {s['level']}: {s['games']} games, {s['finished']} finished",
         f"deals a game: median {s['deals_median']}, p90 {s['deals_p90']}, max {s['deals_max']}",
         f"contracts made: {share(s['contracts_made'], s['contracts_played'])}; by band: {bands}",
+        "contracts made: " + ", ".join(f"{k} {share(v['made'], v['played'])}" for k, v in s["kinds"].items()),
         f"forced minimum: {share(s['forced_minimum'], s['auctions'])} of auctions; "
         f"those contracts made {share(s['forced_made'], s['forced_played'])}",
         f"raises after the talon: {s['raises']}; bombs: {s['bombs']}; "

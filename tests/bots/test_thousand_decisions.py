@@ -3,10 +3,12 @@ decision that changes the score is backed by the bot's own evaluator (docs/bots.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from koloda.bots.thousand import ThousandBot
-from koloda.bots.thousand_eval import Estimator, estimator
+from koloda.bots.thousand_eval import Estimator, estimator, playouts
 from koloda.registry import get
 from koloda.thousand.actions import ALL_ACES, BID, BOMB, GIVE, PASS, action_bid, bid_action, marriages_held
 from koloda.thousand.observe import observe
@@ -67,28 +69,31 @@ def test_hands_without_an_ace_or_a_marriage_never_open_the_auction(samples: int)
     assert checked >= 10
 
 
-def _forced_weak_declarer(options: ThousandOptions | None = None) -> tuple[ThousandState, ThousandBot]:
+def _forced_weak_declarer(
+    options: ThousandOptions | None = None, talon: int = 0
+) -> tuple[ThousandState, ThousandBot]:
     """Seat 0 left at the compulsory 100 with a hand of nines and jacks, the talon no help, the gifts made
-    by the bot: the contract decision."""
+    by the bot (``talon`` > 0: valued by playing the deal out, as ``hard``): the contract decision."""
     state = _deal(
         ["9S JS 9C JC 9D QS JD", "AS 10S KS AC 10C KC QC", "AH 10H KH QH AD 10D KD"], "QD JH 9H", options
     )
     state.apply(state.parse_action("pass"))
     state.apply(state.parse_action("pass"))
-    bot = ThousandBot(0, options=options)
+    bot = ThousandBot(0, options=options, talon=talon)
     for _ in range(2):
         state.apply(bot.choose(observe(state, 0), state.legal_actions()))
     assert state.phase == "contract"
     return state, bot
 
 
-def test_a_hopeless_talon_is_bombed_where_the_rules_allow_it() -> None:
-    state, bot = _forced_weak_declarer()
+@pytest.mark.parametrize("talon", [0, 12])
+def test_a_hopeless_talon_is_bombed_where_the_rules_allow_it(talon: int) -> None:
+    state, bot = _forced_weak_declarer(talon=talon)
     assert BOMB in state.legal_actions()
     assert bot.choose(observe(state, 0), state.legal_actions()) == BOMB  # rule S7
     # no bomb left to call (bombs_per_game=0): the lowest contract, never a raise
     opts = ThousandOptions(bombs_per_game=0)
-    state, bot = _forced_weak_declarer(opts)
+    state, bot = _forced_weak_declarer(opts, talon)
     assert BOMB not in state.legal_actions()
     assert bot.choose(observe(state, 0), state.legal_actions()) == bid_action(100)
 
@@ -140,3 +145,45 @@ def test_action_values_cover_every_phase() -> None:
             phases.add(view.phase)
         state.apply(bots[seat].choose(view, legal))
     assert {"bidding", "giving", "contract", "playing"} <= phases
+
+
+def test_the_playouts_calibration_says_what_hard_made() -> None:
+    """The shipped calibration of the deal played out (scripts/calibrate_thousand.py playouts): the chance
+    grows with the playouts' points and falls with the contract, and playouts that all fall short by 40
+    points say the contract is hopeless (in whole games of ``hard`` such contracts were made 5% of the
+    time), while playouts all 30 points over it say it is nearly sure."""
+    calibration = playouts()
+    short = calibration.chance([60] * 12, 70.0, 100)
+    assert short < 0.1
+    assert calibration.chance([130] * 12, 130.0, 100) > 0.9
+    assert calibration.chance([100] * 12, 100.0, 100) > calibration.chance([100] * 12, 100.0, 110)
+    assert calibration.chance([110] * 12, 100.0, 100) > calibration.chance([100] * 12, 100.0, 100)
+
+
+def test_a_bid_over_another_players_bid_beats_passing_by_the_margin() -> None:
+    """Past the opening, the bot bids only when declaring beats passing by MARGIN (the auction's winner is
+    the most optimistic bidder): every such bid in these deals clears it, and some hands pass short of it."""
+    from koloda.bots.thousand import MARGIN
+
+    overcalls = declined = 0
+    for seed in range(30):
+        state = new_game(seed=200 + seed, scope="deal")
+        bots = [ThousandBot(seed * 10 + p, samples=8) for p in range(3)]
+        while state.phase == "bidding":
+            seat = state.current_player
+            assert seat is not None
+            view, legal = observe(state, seat), state.legal_actions()
+            twin = copy.deepcopy(bots[seat])  # the same talons drawn: the values the choice is made from
+            action = bots[seat].choose(view, legal)
+            bids = [a for a in legal if BID <= a < GIVE]
+            if bids and state.high_bid > 100:  # someone has opened: no allowance for hope
+                values = twin.action_values(view, [PASS, min(bids)])
+                gap = values[min(bids)] - values[PASS]
+                if action != PASS:
+                    assert gap > MARGIN
+                    overcalls += 1
+                elif 0 < gap <= MARGIN:
+                    declined += 1
+            state.apply(action)
+    assert overcalls >= 5
+    assert declined >= 1

@@ -43,6 +43,7 @@ from koloda.bots.thousand_eval import (
     gift_pairs,
     gifts,
     is_top,
+    playouts,
 )
 from koloda.bots.thousand_search import PlaySearch
 from koloda.errors import IllegalActionError
@@ -186,11 +187,13 @@ class CardPlay:
 #: left at the compulsory bid, and a player who bid (measured in the bots' own games, docs/bots.md).
 FORCED_MADE = 0.6
 BIDDER_MADE = 0.85
-#: How much more than passing being the declarer must be worth before the bot bids (points of score); and
+#: How much more than passing being the declarer must be worth before the bot bids (points of score): the
+#: winner of an auction is the bidder whose estimate was highest, so an even margin overbids (at 0,
+#: ``hard``'s contracts won at 110 or more without a raise were made 43%; at 15, 76%: docs/bots.md); and
 #: before it opens the auction over the first hand's compulsory bid with a marriage or an ace of its own:
 #: less, as players do (opening on the talon's hope keeps the first hand from playing most deals at the
 #: forced 100, docs/bots.md). A hand with neither opens only on its value.
-MARGIN = 0.0
+MARGIN = 15.0
 OPEN_MARGIN = -40.0
 #: What a bomb still in hand is worth for later deals, when bombs are limited.
 BOMB_RESERVE = 20.0
@@ -437,13 +440,14 @@ class ThousandBot:
         self, stakes: Stakes, points: list[int], kept: int, low: int, bomb: bool
     ) -> dict[int, float]:
         """Every contract's value from ``low`` (and the bomb's, key -1) when the declarer's points are
-        those samples."""
-        shift = estimator().shift
+        those samples: the chance of making it as calibrated on what ``hard`` made (:func:`playouts`)."""
+        calibration = playouts()
+        estimate = estimator().points(kept, self._options)[0]
         levels = contract_levels(self._options, low, max(low, cap_for(self._options, kept)))
         cost = stakes.others_defending()
         table = {}
         for bid in levels:
-            p = sum(_smooth(m + shift, bid) for m in points) / len(points)
+            p = calibration.chance(points, estimate, bid)
             made, failed = stakes.contract(stakes.seat, bid, True), stakes.contract(stakes.seat, bid, False)
             table[bid] = p * made + (1 - p) * failed - cost
         if bomb:
@@ -529,16 +533,6 @@ def _best(table: dict[int, float]) -> tuple[float, int]:
     """The best value of a contract table and its level (-1: the bomb); a tie: the lower contract."""
     level = max(table, key=lambda k: (table[k], -k if k >= 0 else -(10**9)))
     return table[level], level
-
-
-def _smooth(points: float, bid: int) -> float:
-    """A sampled deal's chance of reaching ``bid``: a step softened over a few points (play varies)."""
-    gap = points - bid + 0.5
-    if gap >= 8:
-        return 1.0
-    if gap <= -8:
-        return 0.0
-    return 0.5 + gap / 16
 
 
 def _gift_order(view: ThousandObservation, recipient: int) -> int:

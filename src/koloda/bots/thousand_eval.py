@@ -210,6 +210,66 @@ def estimator() -> Estimator:
     return Estimator.from_json(json.loads(text))
 
 
+# -- the deal played out: its calibration --------------------------------------------------------------------
+
+
+def reach(points: float, bid: int) -> float:
+    """A sampled deal's chance of reaching ``bid``: a step softened over a few points (play varies)."""
+    gap = points - bid + 0.5
+    if gap >= 8:
+        return 1.0
+    if gap <= -8:
+        return 0.0
+    return 0.5 + gap / 16
+
+
+@dataclass(frozen=True)
+class Playouts:
+    """The chance that a declarer makes a contract, from the deal played out in sampled worlds (``hard``'s
+    ``talon``): a logistic curve of the share of playouts that reach it (:func:`reach`) less a half and of
+    the estimator's mean less the contract. The worlds' play is clairvoyant and their defence does not
+    know the auction, so the raw share was overconfident (0.72 said, 0.52 made); the weights were fitted
+    on what ``hard`` made in whole games (``scripts/calibrate_thousand.py playouts``; the playouts' mean
+    as a third input predicted no better and made the curve fall with the points) and ship as data
+    (``koloda/bots/data/thousand_playouts.json``).
+    """
+
+    weights: tuple[float, float, float]  # share - 1/2, estimator's mean - contract, bias
+    source: str = ""
+
+    def chance(self, points: Sequence[int], estimate: float, bid: int) -> float:
+        """The chance of making ``bid`` given the playouts' points and the estimator's mean.
+
+        >>> round(Playouts((4.0, 0.0, 0.0)).chance([90, 130], 0.0, 110), 2)
+        0.5
+        """
+        share = sum(reach(p, bid) for p in points) / len(points)
+        w = self.weights
+        z = w[0] * (share - 0.5) + w[1] * (estimate - bid) + w[2]
+        return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
+
+    def to_json(self) -> dict[str, object]:
+        return {"inputs": list(PLAYOUT_INPUTS), "weights": list(self.weights), "source": self.source}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Playouts:
+        if data.get("inputs") != list(PLAYOUT_INPUTS):
+            raise OptionsError("the Thousand playouts' calibration does not match its inputs: fit it again")
+        w = tuple(float(x) for x in data["weights"])  # type: ignore[attr-defined]
+        return cls((w[0], w[1], w[2]), str(data.get("source", "")))
+
+
+PLAYOUT_INPUTS = ("share of playouts reaching the contract - 1/2", "estimator's mean - contract", "bias")
+PLAYOUTS_DATA = "thousand_playouts.json"
+
+
+@lru_cache(maxsize=1)
+def playouts() -> Playouts:
+    """The playouts' calibration shipped with the package (``koloda/bots/data/thousand_playouts.json``)."""
+    text = resources.files("koloda.bots").joinpath("data", PLAYOUTS_DATA).read_text("utf-8")
+    return Playouts.from_json(json.loads(text))
+
+
 # -- the stakes --------------------------------------------------------------------------------------------
 
 #: A defender's points, on average, against a declarer (for what the others score when this seat declares).
