@@ -107,9 +107,6 @@ def serve(args: argparse.Namespace) -> int:
             # a message past Limits.message is refused with a frame; one 16 times larger is not even read
             # (the protocol closes the socket with 1009)
             ws_max_size=16 * limits.message,
-            # frames are patches of a few hundred bytes (koloda.web.frames): compressing each cost the
-            # event loop 3% of its time at 1,000 tables for little
-            ws_per_message_deflate=False,
         )
         uvicorn.Server(config).run(sockets=[sock])
     finally:
