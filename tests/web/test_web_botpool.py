@@ -144,3 +144,24 @@ def test_closing_the_pool_ends_every_worker() -> None:
 
     pids = run(main())
     assert len(pids) == 2 and not any(_alive(pid) for pid in pids)
+
+
+def test_bots_pause_until_the_next_beat_and_no_pause_stays_none() -> None:
+    from koloda.web.hub import BOT_BEAT, _on_the_beat
+
+    async def main() -> list[tuple[float, float, float]]:
+        loop = asyncio.get_running_loop()
+        out = []
+        for delay in (0.6, 0.013, 1.0):
+            out.append((delay, loop.time(), _on_the_beat(delay)))
+            await asyncio.sleep(0.007)
+        out.append((0.0, loop.time(), _on_the_beat(0.0)))
+        return out
+
+    for delay, now, pause in run(main()):
+        if delay == 0:
+            assert pause == 0
+            continue
+        assert delay - 1e-9 <= pause < delay + BOT_BEAT  # at most one beat longer
+        beats = (now + pause) / BOT_BEAT  # ``now`` read a few microseconds before the function's own
+        assert abs(beats - round(beats)) * BOT_BEAT < 1e-3  # it ends on the beat
