@@ -242,6 +242,8 @@ def test_three_deal_score_sheet_matches_the_seeds_table(server: Server, page: An
     for row in seed_table():
         assert "| " + " | ".join(row) + " |" in markdown
     page.click("#lang")
+    # the table is drawn again in the other language after the click: wait for it (a function: the CSP)
+    page.wait_for_function("() => document.querySelector('#sheet-table th').textContent !== 'Кон'")
     assert page.eval_on_selector_all("#sheet-table th", "hs => hs.map(h => h.textContent)")[:2] == [
         "Deal",
         "Game",
