@@ -31,7 +31,6 @@ import os
 import pickle
 import socket
 import struct
-import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -121,7 +120,7 @@ class _Move:
     job: Job
     future: asyncio.Future[tuple[int, list[Fault]]]
     deadline: float  # the loop's clock: past it the move fails with TimeoutError
-    sent: float = 0.0
+    sent: float = 0.0  # the loop's clock too
 
 
 @dataclass
@@ -211,7 +210,7 @@ class BotPool:
     def _pump(self) -> None:
         """Send the waiting moves to the workers with room, the least busy first (one write each)."""
         self._pumping = False
-        now = time.monotonic()
+        now = asyncio.get_running_loop().time()
         frames: dict[int, list[bytes]] = {}
         while self._waiting and self._pool:
             worker = min(self._pool, key=lambda w: len(w.held))
@@ -254,11 +253,10 @@ class BotPool:
         loop = asyncio.get_running_loop()
         while not self._closed:
             await asyncio.sleep(WATCH)
-            clock = loop.time()
+            now = loop.time()
             for move in [*self._waiting, *(m for w in self._pool for m in w.held)]:
-                if clock > move.deadline and not move.future.done():
+                if now > move.deadline and not move.future.done():
                     move.future.set_exception(TimeoutError(f"no move after {move.job[-1] * 2:g} s"))
-            now = time.monotonic()
             for worker in list(self._pool):
                 if worker.held and now - worker.held[0].sent > 2 * worker.held[0].job[-1] + 1:
                     self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) was stuck"))
