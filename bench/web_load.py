@@ -120,6 +120,44 @@ async def create(http: httpx.AsyncClient, url: str, request: dict[str, Any], fig
     raise RuntimeError("cannot create tables")
 
 
+HISTOGRAMS = ("koloda_commit_seconds", "koloda_action_seconds", "koloda_loop_lag_seconds")
+
+
+async def scrape(http: httpx.AsyncClient, urls: list[str]) -> dict[str, dict[float, float]]:
+    """The cumulative buckets of the servers' histograms (summed over the nodes)."""
+    out: dict[str, dict[float, float]] = {name: {} for name in HISTOGRAMS}
+    for url in urls:
+        for line in (await http.get(url + "/metrics")).text.splitlines():
+            name, _, rest = line.partition('_bucket{le="')
+            if name in out:
+                bound, _, count = rest.partition('"} ')
+                edge = float("inf") if bound == "+Inf" else float(bound)
+                out[name][edge] = out[name].get(edge, 0.0) + float(count)
+    return out
+
+
+def quantile(before: dict[float, float], after: dict[float, float], q: float) -> float | None:
+    """The bucket bound (ms) under which ``q`` of the window's observations fell (a histogram's
+    quantile: an upper bound, to the buckets' resolution)."""
+    edges = sorted(after)
+    counts = [after[edge] - before.get(edge, 0.0) for edge in edges]
+    if not counts or counts[-1] <= 0:
+        return None
+    for edge, count in zip(edges, counts, strict=True):
+        if count >= q * counts[-1]:
+            return edge * 1000
+    return None  # pragma: no cover - the +Inf bucket holds every observation
+
+
+async def lateness(samples: list[float], stop: asyncio.Event) -> None:
+    """This process's own loop lag (a latency it measures includes it): how late a 50 ms timer wakes."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        due = loop.time() + 0.05
+        await asyncio.sleep(0.05)
+        samples.append(loop.time() - due)
+
+
 def ws_url(url: str, table_id: int) -> str:
     return url.replace("http://", "ws://") + f"/ws/{table_id}"
 
@@ -229,6 +267,10 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
         order = urls if index % 2 == 0 else urls[::-1]
         tasks.append(asyncio.create_task(people_table(order, made, figures, args.think)))
     await asyncio.sleep(args.warmup)
+    async with httpx.AsyncClient(timeout=60) as http:
+        histograms0 = await scrape(http, urls)
+    client_lag: list[float] = []
+    tasks.append(asyncio.create_task(lateness(client_lag, stop)))
     figures.measuring = True
     cpu0, _ = usage(pids)
     t0 = time.perf_counter()
@@ -239,6 +281,8 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
     elapsed = time.perf_counter() - t0
     cpu1, _ = usage(pids)
     figures.measuring = False
+    async with httpx.AsyncClient(timeout=60) as http:
+        histograms1 = await scrape(http, urls)
     stop.set()
     for task in tasks:
         task.cancel()
@@ -260,6 +304,16 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
         "latency_p50_ms": round(cut(0.5), 1) if latencies else None,
         "latency_p99_ms": round(cut(0.99), 1) if latencies else None,
         "latency_mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
+        # where a latency goes (bucket bounds, ms): the servers' commit, action (checks to broadcast) and
+        # loop lag, and this process's own loop lag (it receives every frame of every table)
+        **{
+            f"{name[7:-8]}_p{int(q * 100)}_ms": quantile(histograms0[name], histograms1[name], q)
+            for name in HISTOGRAMS
+            for q in (0.5, 0.99)
+        },
+        "client_lag_p99_ms": round(sorted(client_lag)[int(0.99 * len(client_lag))] * 1000, 1)
+        if client_lag
+        else None,
         "server_cpu_pct": round(100 * (cpu1 - cpu0) / elapsed, 1),
         "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, figures.actions), 3),
         "server_rss_mb": round(rss / 2**20, 1),

@@ -43,6 +43,7 @@ TOKEN_BYTES = 24  # 192 random bits per seat link
 # Bots move on a beat of this many seconds (their pause is rounded up to it): the moves of many tables
 # then go to the workers in one write, come back in one, and are stored in one group.
 BOT_BEAT = 0.02
+TICK = 0.05  # the loop's lateness is sampled this often (koloda_loop_lag_seconds)
 
 
 @dataclass(eq=False)
@@ -137,11 +138,23 @@ class Hub:
         self.committer = Committer(store)
         self.bots = BotPool(default_workers() if bot_workers is None else bot_workers)
         self._loading: dict[int, asyncio.Future[Room]] = {}
+        self._ticker: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.bus.start(self)
+        self._ticker = asyncio.create_task(self._tick())
+
+    async def _tick(self) -> None:
+        """Samples the loop's lateness for /metrics: a table waits as long as the loop's busiest spell."""
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + TICK
+            await asyncio.sleep(TICK)
+            self.telemetry.loop_lag.observe(max(0.0, loop.time() - due))
 
     async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()

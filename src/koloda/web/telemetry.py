@@ -171,6 +171,10 @@ class Telemetry:
         self.latency = Histogram(
             "koloda_action_seconds", "Seconds from an action's checks to its broadcast to every client"
         )
+        self.loop_lag = Histogram(
+            "koloda_loop_lag_seconds",
+            "How late the event loop woke a timer (sampled every 50 ms): its busy spells",
+        )
         self.refusals = Counter(
             "koloda_refusals_total", "Requests and websocket messages refused", ("channel", "code")
         )
@@ -188,6 +192,7 @@ class Telemetry:
             self.per_second,
             self.commit,
             self.latency,
+            self.loop_lag,
             self.refusals,
             self.uptime,
             self.memory,
