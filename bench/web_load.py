@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import resource
 import shutil
@@ -120,7 +121,12 @@ async def create(http: httpx.AsyncClient, url: str, request: dict[str, Any], fig
     raise RuntimeError("cannot create tables")
 
 
-HISTOGRAMS = ("koloda_commit_seconds", "koloda_action_seconds", "koloda_loop_lag_seconds")
+HISTOGRAMS = (
+    "koloda_commit_seconds",
+    "koloda_action_seconds",
+    "koloda_loop_lag_seconds",
+    "koloda_gc_pause_seconds",
+)
 
 
 async def scrape(http: httpx.AsyncClient, urls: list[str]) -> dict[str, dict[float, float]]:
@@ -311,6 +317,8 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
             for name in HISTOGRAMS
             for q in (0.5, 0.99)
         },
+        "gc_pauses": histograms1["koloda_gc_pause_seconds"].get(math.inf, 0)
+        - histograms0["koloda_gc_pause_seconds"].get(math.inf, 0),
         "client_lag_p99_ms": round(sorted(client_lag)[int(0.99 * len(client_lag))] * 1000, 1)
         if client_lag
         else None,

@@ -151,6 +151,11 @@ def test_serve_logs_json_lines_and_exposes_metrics(tmp_path: Any) -> None:
             deadline -= 1
             httpx.get(server.url + "/healthz")
         assert deadline
+        samples = parse(httpx.get(server.url + "/metrics").text)
+        # the loop's lag is sampled every 50 ms and koloda serve times the collector's pauses
+        assert samples["koloda_loop_lag_seconds_count"] > 0 and samples["koloda_gc_pause_seconds_count"] > 0
+        lags = samples["koloda_loop_lag_seconds_count"]
+        assert samples['koloda_loop_lag_seconds_bucket{le="+Inf"}'] == lags
         # info lines are written in blocks, within FLUSH_SECONDS: wait for them before the kill
         waited = time.monotonic()
         while time.monotonic() - waited < 5:

@@ -97,6 +97,7 @@ def serve(args: argparse.Namespace) -> int:
         # objects of the start-up, frozen here (docs/performance.md, "The web app under load").
         gc.freeze()
         gc.set_threshold(700, 10, 10_000)
+        app.state.telemetry.watch_collector()
         config = uvicorn.Config(
             app,
             host=args.host,

@@ -18,6 +18,7 @@ and written by :meth:`Telemetry.metrics`:
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 import os
@@ -175,11 +176,26 @@ class Telemetry:
             "koloda_loop_lag_seconds",
             "How late the event loop woke a timer (sampled every 50 ms): its busy spells",
         )
+        self.collections = Histogram(
+            "koloda_gc_pause_seconds", "How long the garbage collector stopped everything (koloda serve)"
+        )
         self.refusals = Counter(
             "koloda_refusals_total", "Requests and websocket messages refused", ("channel", "code")
         )
         self.uptime = Gauge("koloda_uptime_seconds", "Seconds since the server started", self.up)
         self.memory = Gauge("process_resident_memory_bytes", "Resident memory of the server's process", _rss)
+
+    def watch_collector(self) -> None:
+        """Time every pause of the garbage collector (once a process: its callbacks are global)."""
+        started = [0.0]
+
+        def timed(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                started[0] = time.perf_counter()
+            else:
+                self.collections.observe(time.perf_counter() - started[0])
+
+        gc.callbacks.append(timed)
 
     def up(self) -> float:
         return self._clock() - self.started
@@ -193,6 +209,7 @@ class Telemetry:
             self.commit,
             self.latency,
             self.loop_lag,
+            self.collections,
             self.refusals,
             self.uptime,
             self.memory,
