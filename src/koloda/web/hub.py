@@ -58,6 +58,7 @@ class Room:
     faults: list[Fault] = field(default_factory=list)  # moves its bots failed to make (a fallback played)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    bot_timer: asyncio.TimerHandle | None = None  # the bot's pause; its move's task starts after it
 
     @property
     def version(self) -> int:
@@ -156,6 +157,8 @@ class Hub:
         if self._ticker is not None:
             self._ticker.cancel()
         for room in self.rooms.values():
+            if room.bot_timer is not None:
+                room.bot_timer.cancel()
             if room.bot_task is not None:
                 room.bot_task.cancel()
         await self.bus.close()
@@ -459,16 +462,24 @@ class Hub:
         seat = room.state.current_player
         if seat is None or room.record.seats[seat].bot is None:
             return
-        if room.bot_task is not None and not room.bot_task.done():
+        if room.bot_timer is not None or (room.bot_task is not None and not room.bot_task.done()):
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # created outside the server loop: the first client's visit starts the bot
             return
-        room.bot_task = loop.create_task(self._bot_move(room, seat, room.version))
+        # A pause so that people can follow the bots. It is a timer, and the move's task starts after it:
+        # a task sleeping 0.6 s at each of 1,000 tables outlived the collector's young generations (a
+        # dozen objects each) at every move.
+        room.bot_timer = loop.call_later(
+            _on_the_beat(self.bot_delay), self._bot_due, room, seat, room.version
+        )
+
+    def _bot_due(self, room: Room, seat: int, version: int) -> None:
+        room.bot_timer = None
+        room.bot_task = asyncio.get_running_loop().create_task(self._bot_move(room, seat, version))
 
     async def _bot_move(self, room: Room, seat: int, version: int) -> None:
-        await asyncio.sleep(_on_the_beat(self.bot_delay))  # a pause so that people can follow the bots
         if room.version != version or not await self.bus.hold(room.record.id):
             room.bot_task = None  # moved on, or another node drives this table's bots
             return
