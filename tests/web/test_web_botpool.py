@@ -9,6 +9,7 @@ import os
 import time
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -165,3 +166,22 @@ def test_bots_pause_until_the_next_beat_and_no_pause_stays_none() -> None:
         assert delay - 1e-9 <= pause < delay + BOT_BEAT  # at most one beat longer
         beats = (now + pause) / BOT_BEAT  # ``now`` read a few microseconds before the function's own
         assert abs(beats - round(beats)) * BOT_BEAT < 1e-3  # it ends on the beat
+
+
+def test_a_bots_pause_is_a_timer_and_its_move_a_task_only_after_it(tmp_path: Path) -> None:
+    """During a bot's pause no task waits (a task asleep at each of 1,000 tables outlived the garbage
+    collector's young generations); the move is made after the pause, not before."""
+    from web_helpers import app_client, create, hub
+
+    for client in app_client(tmp_path, bot_delay=0.4, bot_workers=0):
+        made = create(client, game="bank", players=2, seed=4, seats=[{"kind": "bot"}, {"kind": "bot"}])
+        the_hub = hub(client)
+        room = client.portal.call(the_hub.room, made["id"])  # type: ignore[union-attr]
+        started = time.monotonic()
+        paused = 0
+        while room.version == 0 and time.monotonic() - started < 5:
+            if room.bot_timer is not None:
+                paused += 1
+                assert room.bot_task is None or room.bot_task.done()
+            time.sleep(0.02)
+        assert room.version >= 1 and time.monotonic() - started >= 0.3 and paused >= 5
