@@ -40,3 +40,29 @@ def test_a_conflict_in_a_group_fails_that_action_alone(tmp_path: Path) -> None:
     with pytest.raises(ConflictError):
         store.append_actions([(ids[0], 1, "again")])
     store.close()
+
+
+def test_a_persons_action_is_settled_first_in_its_group(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite:///{tmp_path / 'p.sqlite3'}")
+    seats = [SeatRecord("A", "a" * 8, None, False), SeatRecord("B", "b" * 8, "easy", True)]
+    ids = [store.create_table("bank", 2, {}, seed, seats) for seed in range(6)]
+
+    async def appends() -> list[int]:
+        committer = Committer(store)
+        done: list[int] = []
+
+        async def one(table_id: int, person: bool) -> None:
+            await committer.append(table_id, 1, f"move {table_id}", person=person)
+            done.append(table_id)
+
+        try:  # five bots' moves and one person's, asked in one turn of the loop, the person's fourth
+            await asyncio.gather(*(one(table_id, table_id == ids[3]) for table_id in ids))
+        finally:
+            committer.close()
+        return done
+
+    with ThreadPoolExecutor(1) as thread:
+        done = thread.submit(asyncio.run, appends()).result(timeout=60)
+    assert done[0] == ids[3] and sorted(done) == ids
+    assert all(store.load_table(table_id).actions == (f"move {table_id}",) for table_id in ids)
+    store.close()

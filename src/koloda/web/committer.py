@@ -45,21 +45,29 @@ class Committer:
         self.seconds = 0.0  # time spent committing
         self._queue: queue.SimpleQueue[list[_Pending] | None] = queue.SimpleQueue()
         self._gathering: list[_Pending] = []  # the actions of this turn of the loop, handed over together
+        self._people = 0  # how many of them people wait for (they come first)
         self._thread = threading.Thread(target=self._run, name="koloda-commit", daemon=True)
         self._thread.start()
 
-    async def append(self, table_id: int, seq: int, text: str) -> None:
+    async def append(self, table_id: int, seq: int, text: str, *, person: bool = False) -> None:
         """Store action ``seq`` of a table; returns once it is committed. ConflictError if another writer
-        has that number, RecordError if the database cannot be written: then nothing was stored."""
+        has that number, RecordError if the database cannot be written: then nothing was stored.
+        ``person``: a person waits for this action (a bot does not): it goes first in its group, so its
+        table is announced first when the group is stored."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._gathering.append(_Pending((table_id, seq, text), loop, future))
+        pending = _Pending((table_id, seq, text), loop, future)
+        if person:
+            self._gathering.insert(self._people, pending)
+            self._people += 1
+        else:
+            self._gathering.append(pending)
         if len(self._gathering) == 1:  # one wake-up of the writer a turn of the loop, not one an action
             loop.call_soon(self._hand_over)
         await future
 
     def _hand_over(self) -> None:
-        group, self._gathering = self._gathering, []
+        group, self._gathering, self._people = self._gathering, [], 0
         self._queue.put(group)
 
     def close(self) -> None:

@@ -350,9 +350,10 @@ class Hub:
             if not self.bus.healthy:  # the other nodes would not hear of it
                 raise refuse("bus_unavailable")
             text = state.action_text(chosen)
+            bot = room.record.seats[seat].bot is not None
             committing = time.perf_counter()
             try:  # stored before announced, in a group with other tables' actions, off the loop
-                await self.committer.append(room.record.id, room.version + 1, text)
+                await self.committer.append(room.record.id, room.version + 1, text, person=not bot)
             except ConflictError:  # another node stored this number first: take what it stored
                 await self._refresh(room)
                 raise refuse("stale", field="v", current=room.version, yours=version) from None
@@ -370,7 +371,7 @@ class Hub:
                 version=room.version,
                 latency=time.perf_counter() - started,
                 commit=commit,
-                bot=room.record.seats[seat].bot is not None,
+                bot=bot,
                 over=state.is_over(),
             )
         self._after_move(room)
