@@ -2,11 +2,13 @@
 real ``koloda serve`` processes on 127.0.0.1 (issue 15, point 4).
 
 Each table of bots (Bank, three easy bots, a bot moving every ``--bot-delay`` seconds as in play) has one
-spectator socket asking for patches; each people's table (Bank, two human seats) has both seats
-connected, each person acting ``--think`` seconds after its turn comes. Latency is a person's action →
-the other seat receiving it (both sockets in this process: one clock). With ``--nodes 2`` the servers
-share a PostgreSQL database and a Redis (started here from Debian's packages, scripts/services.py), the
-tables are spread over both nodes, and the two seats of each people's table sit on different nodes.
+spectator socket asking for patches (in a second process of the benchmark, so that the people's frames
+are not queued behind a thousand tables' frames in the process that measures them); each people's table
+(Bank, two human seats) has both seats connected, each person acting ``--think`` seconds after its turn
+comes. Latency is a person's action → the other seat receiving it (both sockets in this process: one
+clock). With ``--nodes 2`` the servers share a PostgreSQL database and a Redis (started here from
+Debian's packages, scripts/services.py), the tables are spread over both nodes, and the two seats of each
+people's table sit on different nodes.
 
 Printed over the measured window (after ``--warmup``): actions/s (every table), the latency's p50/p99,
 the servers' CPU (% of one core, bot workers included) and RSS, the load average of the machine (it is
@@ -22,6 +24,7 @@ import argparse
 import asyncio
 import json
 import math
+import multiprocessing
 import os
 import resource
 import shutil
@@ -188,6 +191,26 @@ async def spectate(url: str, table_id: int, figures: Figures, stop: asyncio.Even
             figures.error(f"spectator {type(exc).__name__}")
 
 
+def watchers(tables: list[tuple[str, int]], measuring: Any, stop: Any, out: Any) -> None:
+    """The spectators of the bot tables, in a process of their own, counting events while ``measuring``
+    is set, until ``stop``; ``out`` gets their count and errors."""
+    figures = Figures()
+
+    async def main() -> None:
+        stopping = asyncio.Event()
+        tasks = [asyncio.create_task(spectate(url, table, figures, stopping)) for url, table in tables]
+        while not stop.is_set():
+            figures.measuring = measuring.is_set()
+            await asyncio.sleep(0.02)
+        stopping.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(main())
+    out.put((figures.actions, figures.errors))
+
+
 @dataclass
 class Seat:
     ws: ClientConnection
@@ -265,10 +288,15 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
         made_bots = await asyncio.gather(*(one(i, bots | {"seed": i}) for i in range(args.tables)))
         made_people = await asyncio.gather(*(one(i, people | {"seed": i}) for i in range(args.people)))
     created = time.monotonic() - start
-    for index, made in enumerate(made_bots):
-        if args.watch:
-            url = urls[index % len(urls)]
-            tasks.append(asyncio.create_task(spectate(url, made["id"], figures, stop)))
+    # The spectators in a process of their own: the people's frames are not queued behind a thousand
+    # tables' frames in the measuring process (a person's browser receives its own table's only).
+    context = multiprocessing.get_context("spawn")
+    measuring, stopping, out = context.Event(), context.Event(), context.Queue()
+    watched = [(urls[index % len(urls)], made["id"]) for index, made in enumerate(made_bots)]
+    watching = context.Process(
+        target=watchers, args=(watched if args.watch else [], measuring, stopping, out), name="watchers"
+    )
+    watching.start()
     for index, made in enumerate(made_people):
         order = urls if index % 2 == 0 else urls[::-1]
         tasks.append(asyncio.create_task(people_table(order, made, figures, args.think)))
@@ -278,6 +306,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
     client_lag: list[float] = []
     tasks.append(asyncio.create_task(lateness(client_lag, stop)))
     figures.measuring = True
+    measuring.set()
     cpu0, _ = usage(pids)
     t0 = time.perf_counter()
     rss = 0
@@ -287,9 +316,16 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
     elapsed = time.perf_counter() - t0
     cpu1, _ = usage(pids)
     figures.measuring = False
+    measuring.clear()
     async with httpx.AsyncClient(timeout=60) as http:
         histograms1 = await scrape(http, urls)
     stop.set()
+    stopping.set()
+    watched_actions, watched_errors = await asyncio.to_thread(out.get, True, 60)
+    await asyncio.to_thread(watching.join, 30)
+    figures.actions += watched_actions
+    for what, count in watched_errors.items():
+        figures.errors[what] = figures.errors.get(what, 0) + count
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
