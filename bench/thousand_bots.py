@@ -36,7 +36,7 @@ from koloda.thousand import solver
 from koloda.thousand.actions import BOMB
 from koloda.thousand.cli import _auctions
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.state import ThousandState, new_game, replay
+from koloda.thousand.state import ThousandState, from_deal, new_game, replay
 
 #: Issue 14, point 5: the share of contracts made each level must reach.
 MADE_GOAL = {"easy": 0.50, "medium": 0.65, "hard": 0.75}
@@ -50,7 +50,10 @@ KINDS = ("kept", "raised", "800+", "makeable", "unmakeable")
 def double_dummy(state: ThousandState) -> list[bool]:
     """Per contract played in a finished game (bombs are not played): whether the declarer could make it
     with every hand seen and both sides playing perfectly from the first lead."""
-    game = new_game(state.options, players=state.players, seed=state.seed or 0, scope=state.scope)
+    if state.explicit_deal is not None:
+        game = from_deal(state.explicit_deal, state.options, scope=state.scope)
+    else:
+        game = new_game(state.options, players=state.players, seed=state.seed or 0, scope=state.scope)
     out = []
     for action in state.history:
         named = game.phase == "contract" and action != BOMB
