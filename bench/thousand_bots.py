@@ -9,9 +9,12 @@ processes) and the script prints, per level: games finished, deals a game (media
 made overall and by bid band, auctions left at the forced minimum, raises after the talon, bombs, barrel
 entries and falls, the contracts made kept at the auction's bid and raised after the talon, and by a
 declarer at 800 or more (rule S5), and the seconds of every bot decision (p50, p99, max), with the goals of
-issue 14 point 5 and whether each holds. ``--jobs 2`` plays in one extra process (the machine has two
-cores: use it only when nothing else runs). The load average is printed with the figures: the times
-depend on it.
+issue 14 point 5 and whether each holds. Every contract played is also solved double dummy (every hand
+seen, both sides playing perfectly from the first lead, the exact solver of koloda.thousand.solver): the
+contracts made among those that could be made and those that could not, and the ceiling of the share made
+if every contract that could be made were made (what the auction leaves to the play). ``--jobs 2``
+plays in one extra process (the machine has two cores: use it only when nothing else runs). The load
+average is printed with the figures: the times depend on it.
 """
 
 from __future__ import annotations
@@ -29,27 +32,49 @@ from typing import Any
 from koloda.game import GameRecord
 from koloda.registry import get
 from koloda.simulate import simulate_matches
+from koloda.thousand import solver
+from koloda.thousand.actions import BOMB
 from koloda.thousand.cli import _auctions
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.state import ThousandState, replay
+from koloda.thousand.state import ThousandState, from_deal, new_game, replay
 
 #: Issue 14, point 5: the share of contracts made each level must reach.
 MADE_GOAL = {"easy": 0.50, "medium": 0.65, "hard": 0.75}
 BANDS = ("100", "105-120", "125-150", "155-200", "205+")
-#: The contracts of :func:`kinds`: kept at the auction's bid or raised after the talon, and by a declarer
-#: whose total before the deal was 800 or more (where defence scores nothing at home, rule S5).
-KINDS = ("kept", "raised", "800+")
+#: The contracts of :func:`kinds`: kept at the auction's bid or raised after the talon, by a declarer whose
+#: total before the deal was 800 or more (where defence scores nothing at home, rule S5), and those that
+#: could or could not be made double dummy (:func:`double_dummy`).
+KINDS = ("kept", "raised", "800+", "makeable", "unmakeable")
+
+
+def double_dummy(state: ThousandState) -> list[bool]:
+    """Per contract played in a finished game (bombs are not played): whether the declarer could make it
+    with every hand seen and both sides playing perfectly from the first lead."""
+    if state.explicit_deal is not None:
+        game = from_deal(state.explicit_deal, state.options, scope=state.scope)
+    else:
+        game = new_game(state.options, players=state.players, seed=state.seed or 0, scope=state.scope)
+    out = []
+    for action in state.history:
+        named = game.phase == "contract" and action != BOMB
+        game.apply(action)
+        if named:
+            pos, seats = solver.position(game)
+            goal = solver.Objective(bid=solver.objective(game, seats).bid, step=1)
+            out.append(solver.solve(pos, solver.rules_of(game.options, goal)) > 0)
+    return out
 
 
 def kinds(state: ThousandState) -> dict[str, dict[str, int]]:
     """Contracts played and made of one game by :data:`KINDS` (bombs are not contracts)."""
     out = {k: {"played": 0, "made": 0} for k in KINDS}
     auctions = _auctions(state.history, state.options.min_bid)
+    makeable = iter(double_dummy(state))
     for (deal, score), (_, high) in zip(state.results, auctions, strict=False):
         if deal.bomb:
             continue
         seat = deal.declarer
-        chosen = ["raised" if deal.bid > high else "kept"]
+        chosen = ["raised" if deal.bid > high else "kept", "makeable" if next(makeable) else "unmakeable"]
         if score.total[seat] - score.delta[seat] >= state.options.threshold_800:
             chosen.append("800+")
         for kind in chosen:
@@ -125,6 +150,12 @@ def summary(level: str, games: list[dict[str, Any]], times: list[float]) -> dict
         "deals_p90": int(_pct([float(n) for n in lengths], 0.9)),
         "deals_max": max(lengths),
         "made_share": round(made_share, 3),
+        # the share made if every contract that could be made double dummy were made
+        "ceiling_share": round(
+            (total["kinds"]["makeable"]["played"] + total["kinds"]["unmakeable"]["made"]) / played, 3
+        )
+        if played
+        else 0.0,
         "forced_share": round(forced_share, 3),
         "moves": len(times),
         "move_p50_ms": round(1000 * _pct(times, 0.5), 2),
@@ -154,6 +185,7 @@ def lines(s: dict[str, Any]) -> list[str]:
         f"deals a game: median {s['deals_median']}, p90 {s['deals_p90']}, max {s['deals_max']}",
         f"contracts made: {share(s['contracts_made'], s['contracts_played'])}; by band: {bands}",
         "contracts made: " + ", ".join(f"{k} {share(v['made'], v['played'])}" for k, v in s["kinds"].items()),
+        f"made if every contract that could be made double dummy were made: {s['ceiling_share']:.0%}",
         f"forced minimum: {share(s['forced_minimum'], s['auctions'])} of auctions; "
         f"those contracts made {share(s['forced_made'], s['forced_played'])}",
         f"raises after the talon: {s['raises']}; bombs: {s['bombs']}; "

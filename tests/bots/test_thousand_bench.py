@@ -1,0 +1,58 @@
+"""bench/thousand_bots.py's double dummy verdict: whether a contract played could have been made with every
+hand seen and both sides playing perfectly (what tells the auction's failures from the play's)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from koloda.bots.thousand import ThousandBot
+from koloda.thousand.actions import bid_action
+from koloda.thousand.observe import observe
+from koloda.thousand.options import ThousandOptions
+from koloda.thousand.state import from_deal
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "thousand_bots.py"
+    spec = importlib.util.spec_from_file_location("koloda_thousand_bots_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("forced", "makeable"),
+    [
+        ("9S JS 9C JC 9D QS JD", False),  # nines and jacks, the talon no help: 100 cannot be made
+        (
+            "AH 10H AD 10D AC 10C AS",
+            True,
+        ),  # every ace and ten but one, and the hearts marriage from the talon
+    ],
+)
+def test_double_dummy_tells_a_makeable_contract_from_a_hopeless_one(forced: str, makeable: bool) -> None:
+    cards = {face + suit for face in ("9", "J", "Q", "K", "10", "A") for suit in "SCDH"}
+    talon = ["QH", "KH", "9H"] if makeable else ["QD", "JH", "9H"]
+    rest = sorted(cards - set(forced.split()) - set(talon))
+    others = [" ".join(rest[:7]), " ".join(rest[7:])]
+    # dealer 2: seat 0 holds the compulsory 100, the others pass; no bomb, so the contract is played
+    state = from_deal(
+        {"dealer": 2, "hands": [forced, *others], "talon": " ".join(talon)}, ThousandOptions(bombs_per_game=0)
+    )
+    bots = [ThousandBot(seat, samples=4) for seat in range(3)]
+    state.apply(state.parse_action("pass"))
+    state.apply(state.parse_action("pass"))
+    while not state.is_over():
+        seat = state.current_player
+        assert seat is not None
+        legal = state.legal_actions()
+        action = (
+            bid_action(100) if state.phase == "contract" else bots[seat].choose(observe(state, seat), legal)
+        )
+        state.apply(action)
+    assert _bench().double_dummy(state) == [makeable]
