@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from web_helpers import alive
 
 from koloda import registry
 from koloda.bank.options import BankOptions
@@ -50,14 +51,6 @@ class Misbehaving:
 
     def guarded_bot(self, level: str, seed: int, options: object, **_: Any) -> _Behaviour:
         return _Behaviour(level)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def _bank_moves(count: int) -> list[tuple[object, list[int]]]:
@@ -129,7 +122,7 @@ def test_a_stuck_bot_times_out_and_its_worker_is_replaced_without_losing_the_mov
     assert isinstance(outcomes[0], TimeoutError)  # the hub plays a random move for it
     assert outcomes[1:] == [(6, [])] * 3  # answered by the new worker, within their time
     assert replaced == 1 and time.monotonic() - started < 10
-    assert pids and not any(_alive(pid) for pid in pids)  # the stuck worker was killed
+    assert pids and not any(alive(pid) for pid in pids)  # the stuck worker was killed
 
 
 def test_closing_the_pool_ends_every_worker() -> None:
@@ -144,7 +137,7 @@ def test_closing_the_pool_ends_every_worker() -> None:
         return pids
 
     pids = run(main())
-    assert len(pids) == 2 and not any(_alive(pid) for pid in pids)
+    assert len(pids) == 2 and not any(alive(pid) for pid in pids)
 
 
 def test_bots_pause_until_the_next_beat_and_no_pause_stays_none() -> None:

@@ -7,6 +7,7 @@ back, with no restart), and a full disk (actions refused, nothing stored half, t
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import services
 import sqlalchemy as sa
 from node_helpers import hello, new_table, open_ws, recv, token_of
@@ -25,6 +27,7 @@ from websockets.sync.client import ClientConnection
 
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
+from koloda.web.committer import Committer
 from koloda.web.limits import Limits
 
 BOTS_ONLY = {
@@ -157,9 +160,14 @@ def test_postgres_gone_actions_are_refused_then_play_goes_on_without_a_restart(
     assert httpx.get(f"{a.url}/api/tables/{made['id']}", timeout=20).json()["version"] == 1
 
 
-def test_a_full_disk_refuses_actions_and_corrupts_nothing(tmp_path: Path) -> None:
+def test_a_full_disk_refuses_actions_and_corrupts_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """SQLite's ``max_page_count`` stands for a full disk: a write that needs one more page fails as
-    SQLITE_FULL does when the disk is full."""
+    SQLITE_FULL does when the disk is full. It is set on this process's connections, so the commits are
+    written by a thread here (``koloda serve`` writes them in a process; bench/faults.py fills a real
+    disk under it)."""
+    monkeypatch.setattr("koloda.web.hub.Committer", functools.partial(Committer, process=False))
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     store = SqlStore(url)
     limit = {"pages": 1_000_000}

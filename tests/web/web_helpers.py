@@ -155,3 +155,12 @@ def shot(page: object, name: str) -> None:
     """Save a screenshot of the page as a test artifact."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def alive(pid: int) -> bool:
+    """A process that exists and is not a zombie (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

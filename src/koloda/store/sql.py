@@ -149,6 +149,11 @@ class SqlStore:
             self.close()
             raise RecordError(f"cannot open the database {self.location}: {_reason(exc)}") from None
 
+    @property
+    def in_memory(self) -> bool:
+        """The database lives in this process (no other can open it)."""
+        return self.url in _MEMORY
+
     def close(self) -> None:
         if self._engine is not None:
             self._engine.dispose()

@@ -24,13 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import json
-import multiprocessing
 import os
 import pickle
-import socket
-import struct
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,12 +37,12 @@ from typing import Any
 from koloda.bots.base import Fault
 from koloda.game import GameSpec
 from koloda.options import Options
+from koloda.web.workers import end, frame, read_frame, spawn
 
 #: Moves a worker holds at once (sent, not yet answered).
 WINDOW = 32
 #: How often the pool looks for moves past their time and stuck workers (seconds).
 WATCH = 0.25
-_HEADER = struct.Struct("!i")  # multiprocessing.connection's frame: a signed 32-bit length, then pickle
 
 
 class WorkerError(RuntimeError):
@@ -187,7 +183,7 @@ class BotPool:
         workers, self._pool = self._pool, []
         for worker in workers:
             self._drop(worker, WorkerError("the bot pool is closed"))
-        await asyncio.gather(*(asyncio.to_thread(_end, worker.process) for worker in workers))
+        await asyncio.gather(*(asyncio.to_thread(end, worker.process) for worker in workers))
         for move in self._waiting:
             if not move.future.done():
                 move.future.set_exception(WorkerError("the bot pool is closed"))
@@ -200,7 +196,7 @@ class BotPool:
     async def _start(self) -> None:
         """Start workers up to ``workers`` (a process start blocks: it runs on a thread), then send."""
         while len(self._pool) < self.workers and not self._closed:
-            process, sock = await asyncio.to_thread(_spawn)
+            process, sock = await asyncio.to_thread(spawn, _serve, name="koloda-bot")
             _reader, writer = await asyncio.open_unix_connection(sock=sock)
             worker = _Worker(process, writer)
             worker.reader = asyncio.get_running_loop().create_task(self._read(worker, _reader))
@@ -219,8 +215,7 @@ class BotPool:
             move = self._waiting.popleft()
             if move.future.done():  # timed out or cancelled while waiting: not worth thinking about
                 continue
-            data = pickle.dumps(move.job, pickle.HIGHEST_PROTOCOL)
-            frames.setdefault(id(worker), []).extend((_HEADER.pack(len(data)), data))
+            frames.setdefault(id(worker), []).append(frame(move.job))
             move.sent = now
             worker.held.append(move)
         for worker in self._pool:
@@ -231,8 +226,7 @@ class BotPool:
         """Settle the worker's moves in the order it answers them; on its end, replace it."""
         try:
             while True:
-                (size,) = _HEADER.unpack(await reader.readexactly(_HEADER.size))
-                for answer in pickle.loads(await reader.readexactly(size)):
+                for answer in await read_frame(reader):
                     move = worker.held.popleft()
                     if move.future.done():
                         continue
@@ -266,7 +260,7 @@ class BotPool:
         self._pool.remove(worker)
         self.replaced += 1
         self._drop(worker, error)
-        asyncio.get_running_loop().run_in_executor(None, _end, worker.process)
+        asyncio.get_running_loop().run_in_executor(None, end, worker.process)
         self._pump()
         if self._starting is None or self._starting.done():
             self._starting = asyncio.get_running_loop().create_task(self._start())
@@ -281,28 +275,3 @@ class BotPool:
                 first.future.set_exception(error)
         self._waiting.extendleft(reversed(worker.held))
         worker.held.clear()
-
-
-def _spawn() -> tuple[BaseProcess, socket.socket]:
-    """A worker process and this end of its socket (forkserver: a clean process, not a copy of ours)."""
-    forkserver = "forkserver" in multiprocessing.get_all_start_methods()
-    context = (
-        multiprocessing.get_context("forkserver") if forkserver else multiprocessing.get_context("spawn")
-    )
-    ours, theirs = context.Pipe(duplex=True)  # a socket pair
-    process = context.Process(target=_serve, args=(theirs,), name="koloda-bot", daemon=True)
-    process.start()
-    theirs.close()
-    sock = socket.socket(fileno=os.dup(ours.fileno()))
-    ours.close()
-    return process, sock
-
-
-def _end(process: BaseProcess) -> None:
-    """Wait a moment for a worker whose socket is closed to end, then kill it."""
-    process.join(timeout=2)
-    if process.is_alive():
-        process.kill()
-        process.join(timeout=2)
-    with contextlib.suppress(ValueError):
-        process.close()

@@ -162,7 +162,7 @@ class Hub:
             if room.bot_task is not None:
                 room.bot_task.cancel()
         await self.bus.close()
-        await asyncio.to_thread(self.committer.close)
+        await self.committer.close()
         await self.bots.close()
 
     # -- tables ------------------------------------------------------------------------------------
