@@ -52,8 +52,7 @@ class Committer:
         self.store = store
         self.max_group = max_group
         # a database another process can open is written by one (a thread would fight the loop)
-        shareable = isinstance(store, SqlStore) and not store.in_memory
-        self._url = store.url if process and isinstance(store, SqlStore) and shareable else None
+        self._url = store.url if process and isinstance(store, SqlStore) and not store.in_memory else None
         self._gathering: list[tuple[Line, asyncio.Future[None]]] = []  # this turn of the loop's actions
         self._people = 0  # how many of them people wait for (they come first)
         self._sent: collections.deque[list[asyncio.Future[None]]] = collections.deque()  # in the writer
