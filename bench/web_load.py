@@ -84,31 +84,35 @@ class Node:
 
 
 def tree(pid: int) -> list[int]:
-    """A process and its descendants (the bot workers)."""
+    """A process and its descendants (the bot workers and the writer: started by a thread of the server,
+    so they are listed as children of that thread's task, not the main one's)."""
     out, todo = [], [pid]
     while todo:
         current = todo.pop()
         out.append(current)
-        try:
-            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
-        except OSError:
-            continue
-        todo.extend(int(child) for child in children)
+        for task in Path(f"/proc/{current}/task").glob("*"):
+            try:
+                todo.extend(int(child) for child in (task / "children").read_text().split())
+            except (OSError, ValueError):
+                continue
     return out
 
 
-def usage(pids: list[int]) -> tuple[float, int]:
-    """CPU seconds used so far and resident bytes, summed over ``pids`` and their descendants."""
-    cpu, rss = 0.0, 0
+def usage(pids: list[int]) -> tuple[float, int, float]:
+    """CPU seconds used so far and resident bytes, summed over ``pids`` and their descendants, and the
+    CPU seconds of ``pids`` alone (the servers' event loops: the bots and the writer are descendants)."""
+    cpu, rss, loops = 0.0, 0, 0.0
     for root in pids:
         for pid in tree(root):
             try:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                cpu += (int(fields[11]) + int(fields[12])) / TICKS
+                used = (int(fields[11]) + int(fields[12])) / TICKS
+                cpu += used
+                loops += used if pid == root else 0.0
                 rss += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
             except OSError:
                 continue
-    return cpu, rss
+    return cpu, rss, loops
 
 
 async def create(http: httpx.AsyncClient, url: str, request: dict[str, Any], figures: Figures) -> Any:
@@ -307,14 +311,14 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
     tasks.append(asyncio.create_task(lateness(client_lag, stop)))
     figures.measuring = True
     measuring.set()
-    cpu0, _ = usage(pids)
+    cpu0, _, loops0 = usage(pids)
     t0 = time.perf_counter()
     rss = 0
     for _ in range(int(args.seconds)):
         await asyncio.sleep(1)
         rss = max(rss, usage(pids)[1])
     elapsed = time.perf_counter() - t0
-    cpu1, _ = usage(pids)
+    cpu1, _, loops1 = usage(pids)
     figures.measuring = False
     measuring.clear()
     async with httpx.AsyncClient(timeout=60) as http:
@@ -360,6 +364,7 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
         else None,
         "server_cpu_pct": round(100 * (cpu1 - cpu0) / elapsed, 1),
         "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, figures.actions), 3),
+        "loop_cpu_ms_per_action": round(1000 * (loops1 - loops0) / max(1, figures.actions), 3),
         "server_rss_mb": round(rss / 2**20, 1),
         "errors": figures.errors,
         "loadavg": [round(x, 2) for x in os.getloadavg()],

@@ -17,7 +17,7 @@ from web_helpers import alive
 
 from koloda import registry
 from koloda.bank.options import BankOptions
-from koloda.web.botpool import BotPool, WorkerError
+from koloda.web.botpool import BotPool, Table, WorkerError
 
 BANK = registry.get("bank")
 T = TypeVar("T")
@@ -43,24 +43,32 @@ class _Behaviour:
         return legal[-1]
 
 
-class Misbehaving:
-    """A stand-in for a game's spec, importable by the worker processes (this module is on their path)."""
-
-    name = "misbehaving"
-    options_class = BankOptions
+class Misbehaving(type(BANK)):  # type: ignore[misc]
+    """Bank with bots that misbehave, importable by the worker processes (this module is on their path)."""
 
     def guarded_bot(self, level: str, seed: int, options: object, **_: Any) -> _Behaviour:
         return _Behaviour(level)
 
 
-def _bank_moves(count: int) -> list[tuple[object, list[int]]]:
+def _table(game: Any = BANK, table_id: int = 1) -> Table:
+    return Table(table_id, game, 3, {}, 11)
+
+
+#: Bank's first legal actions at the table of :func:`_table` (a move of a fresh table).
+FIRST = BANK.new_game(BankOptions(), players=3, seed=11).legal_actions()
+
+
+def _bank_moves(count: int) -> list[tuple[list[str], int, list[int]]]:
+    """The actions before each of ``count`` moves of one Bank game, the seat to move and its legal actions."""
     state = BANK.new_game(BankOptions(), players=3, seed=11)
-    moves: list[tuple[object, list[int]]] = []
+    texts: list[str] = []
+    moves = []
     for _ in range(count):
         seat = state.current_player
         assert seat is not None
         legal = list(state.legal_actions())
-        moves.append((BANK.observe(state, seat), legal))
+        moves.append((list(texts), seat, legal))
+        texts.append(state.action_text(legal[0]))
         state.apply(legal[0])
     return moves
 
@@ -70,10 +78,10 @@ def test_many_moves_at_once_are_each_answered_by_the_real_bots() -> None:
         pool = BotPool(2)
         try:
             jobs = _bank_moves(40)
-            answers = await asyncio.gather(
-                *(pool.move(BANK, "easy", i, {}, obs, legal, 10.0) for i, (obs, legal) in enumerate(jobs))
-            )
-            return [(action, legal) for (action, faults), (_obs, legal) in zip(answers, jobs, strict=True)]
+            table = _table()
+            asked = [pool.move(table, done, seat, "easy", n, 10.0) for n, (done, seat, _) in enumerate(jobs)]
+            answers = await asyncio.gather(*asked)
+            return [(action, legal) for (action, faults), (*_, legal) in zip(answers, jobs, strict=True)]
         finally:
             await pool.close()
 
@@ -87,30 +95,28 @@ def test_a_worker_that_dies_fails_its_move_and_is_replaced() -> None:
         try:
             failed: BaseException | None = None
             try:
-                await pool.move(Misbehaving(), "die", 1, {}, None, [1, 2], 10.0)  # type: ignore[arg-type]
+                await pool.move(_table(Misbehaving()), [], 0, "die", 1, 10.0)
             except WorkerError as exc:
                 failed = exc
-            action, _ = await pool.move(Misbehaving(), "fine", 1, {}, None, [1, 2], 10.0)  # type: ignore[arg-type]
+            action, _ = await pool.move(_table(Misbehaving()), [], 0, "fine", 1, 10.0)
             return failed, action, pool.replaced
         finally:
             await pool.close()
 
     failed, action, replaced = run(main())
     assert isinstance(failed, WorkerError) and "died" in str(failed)
-    assert action == 2 and replaced == 1
+    assert action == FIRST[-1] and replaced == 1
 
 
 def test_a_stuck_bot_times_out_and_its_worker_is_replaced_without_losing_the_moves_behind_it() -> None:
     async def main() -> tuple[list[object], int, list[int]]:
         pool = BotPool(1)
         try:
-            spec: Any = Misbehaving()
-            await pool.move(spec, "fine", 1, {}, None, [5, 6], 10.0)  # the worker is up
-            stuck = asyncio.ensure_future(pool.move(spec, "hang", 1, {}, None, [1, 2], 0.2))
+            table = _table(Misbehaving())
+            await pool.move(table, [], 0, "fine", 1, 10.0)  # the worker is up
+            stuck = asyncio.ensure_future(pool.move(table, [], 0, "hang", 1, 0.2))
             await asyncio.sleep(0.05)  # the stuck move is first in its worker
-            behind = [
-                asyncio.ensure_future(pool.move(spec, "fine", 1, {}, None, [5, 6], 2.0)) for _ in range(3)
-            ]
+            behind = [asyncio.ensure_future(pool.move(table, [], 0, "fine", 1, 2.0)) for _ in range(3)]
             first_pids = [w.process.pid for w in pool._pool]
             outcomes = await asyncio.gather(stuck, *behind, return_exceptions=True)
             return list(outcomes), pool.replaced, [pid for pid in first_pids if pid is not None]
@@ -120,7 +126,7 @@ def test_a_stuck_bot_times_out_and_its_worker_is_replaced_without_losing_the_mov
     started = time.monotonic()
     outcomes, replaced, pids = run(main())
     assert isinstance(outcomes[0], TimeoutError)  # the hub plays a random move for it
-    assert outcomes[1:] == [(6, [])] * 3  # answered by the new worker, within their time
+    assert outcomes[1:] == [(FIRST[-1], [])] * 3  # answered by the new worker, within their time
     assert replaced == 1 and time.monotonic() - started < 10
     assert pids and not any(alive(pid) for pid in pids)  # the stuck worker was killed
 
@@ -128,43 +134,33 @@ def test_a_stuck_bot_times_out_and_its_worker_is_replaced_without_losing_the_mov
 def test_closing_the_pool_ends_every_worker() -> None:
     async def main() -> list[int]:
         pool = BotPool(2)
-        (obs, legal), *_ = _bank_moves(1)
-        await asyncio.gather(*(pool.move(BANK, "easy", i, {}, obs, legal, 10.0) for i in range(4)))
+        await asyncio.gather(*(pool.move(_table(table_id=i), [], 0, "easy", i, 10.0) for i in range(4)))
         pids = [w.process.pid for w in pool._pool if w.process.pid is not None]
         await pool.close()
         with pytest.raises(WorkerError):
-            await pool.move(BANK, "easy", 1, {}, obs, legal, 10.0)
+            await pool.move(_table(), [], 0, "easy", 1, 10.0)
         return pids
 
     pids = run(main())
     assert len(pids) == 2 and not any(alive(pid) for pid in pids)
 
 
-def test_bots_pause_until_the_next_beat_and_no_pause_stays_none() -> None:
-    from koloda.web.hub import BOT_BEAT, _on_the_beat
+def test_bots_pause_until_the_next_beat() -> None:
+    from koloda.web.hub import BOT_BEAT, _beat_after
 
-    async def main() -> list[tuple[float, float, float]]:
-        loop = asyncio.get_running_loop()
-        out = []
-        for delay in (0.6, 0.013, 1.0):
-            out.append((delay, loop.time(), _on_the_beat(delay)))
-            await asyncio.sleep(0.007)
-        out.append((0.0, loop.time(), _on_the_beat(0.0)))
-        return out
-
-    for delay, now, pause in run(main()):
-        if delay == 0:
-            assert pause == 0
-            continue
-        assert delay - 1e-9 <= pause < delay + BOT_BEAT  # at most one beat longer
-        beats = (now + pause) / BOT_BEAT  # ``now`` read a few microseconds before the function's own
-        assert abs(beats - round(beats)) * BOT_BEAT < 1e-3  # it ends on the beat
+    for now in (0.0, 12.3456, 1000.019, 77.02):
+        for delay in (0.6, 0.013, 1.0, 0.02):
+            pause = _beat_after(now, delay) * BOT_BEAT - now
+            assert delay - 1e-9 <= pause < delay + BOT_BEAT  # at most one beat longer
 
 
-def test_a_bots_pause_is_a_timer_and_its_move_a_task_only_after_it(tmp_path: Path) -> None:
-    """During a bot's pause no task waits (a task asleep at each of 1,000 tables outlived the garbage
-    collector's young generations); the move is made after the pause, not before."""
+def test_a_bots_pause_is_a_place_on_a_beat_and_its_move_a_task_only_after_it(tmp_path: Path) -> None:
+    """During a bot's pause no task waits and no timer of its own runs (a task asleep, or a timer, at
+    each of 1,000 tables outlived the garbage collector's young generations): the room waits in its
+    beat's list; the move is made after the pause, not before."""
     from web_helpers import app_client, create, hub
+
+    from koloda.web.hub import Hub, Room
 
     for client in app_client(tmp_path, bot_delay=0.4, bot_workers=0):
         made = create(client, game="bank", players=2, seed=4, seats=[{"kind": "bot"}, {"kind": "bot"}])
@@ -172,9 +168,17 @@ def test_a_bots_pause_is_a_timer_and_its_move_a_task_only_after_it(tmp_path: Pat
         room = client.portal.call(the_hub.room, made["id"])  # type: ignore[union-attr]
         started = time.monotonic()
         paused = 0
+
+        def pause(room: Room = room, the_hub: Hub = the_hub) -> tuple[bool, bool, bool]:
+            """Read on the loop's thread, in one step."""
+            due = room.bot_due
+            task = room.bot_task is not None and not room.bot_task.done()
+            return due is not None, task, due is None or room in the_hub._beats.get(due, [])
+
         while room.version == 0 and time.monotonic() - started < 5:
-            if room.bot_timer is not None:
+            paused_now, task, listed = client.portal.call(pause)  # type: ignore[union-attr]
+            if paused_now:
                 paused += 1
-                assert room.bot_task is None or room.bot_task.done()
+                assert not task and listed
             time.sleep(0.02)
         assert room.version >= 1 and time.monotonic() - started >= 0.3 and paused >= 5

@@ -446,7 +446,6 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
         await websocket.close(code=guard.close_code(refusal))
         return
     client = Client(seat, websocket.send_text, close, patch=hello.patch)
-    client.start()
     try:
         if seat is not None:
             await hub.take(room, seat)

@@ -1,13 +1,16 @@
 """Where the web app's bots think: worker processes, never the event loop's.
 
-A move is asked of a worker with what a bot may know and nothing more: the game's spec, the level, the
-seed, the table's options, the seat's observation (``observe(state, seat)``, made by the hub) and the
-legal actions. The worker builds the guarded bot (the level, the levels below it, then a random move) and
-returns its move with the faults it met, which the hub records and logs. ``workers=0`` thinks on threads
+A worker follows the tables it thinks for: the first move of a table brings the start of its game record
+and its actions, each later move the actions that came after the last one (a few words, where an
+observation and its pickling cost the event loop a fifth of its time at 1,000 tables). The worker brings
+its copy of the table up to date, builds the guarded bot (the level, the levels below it, then a random
+move), gives it ``observe(state, seat)`` and nothing else, and returns its move with the faults it met,
+which the hub records and logs. ``workers=0`` thinks on threads
 of the server's own process instead (for a test that patches a bot in this process).
 
 Each worker is a process at the other end of a socket pair: the event loop writes moves to it (several in
-one write when many are due) and reads its answers as they come, with no thread of its own in between.
+one write when many are due) and settles its answers in the callback that reads them, with no thread or
+task of its own in between.
 The pool it replaces, ``concurrent.futures.ProcessPoolExecutor``, hands every move to a manager thread
 that fights the event loop for the interpreter's lock: at 1,000 tables of bots a move waited 0.75 s
 there (docs/performance.md, "The web app under load"). A worker keeps up to :data:`WINDOW` moves in hand,
@@ -24,9 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
+import functools
 import os
 import pickle
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,12 +39,14 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from koloda.bots.base import Fault
-from koloda.game import GameSpec
+from koloda.game import GameRecord, GameSpec, GameState, replay_actions
 from koloda.options import Options
-from koloda.web.workers import end, frame, read_frame, spawn
+from koloda.web.workers import Frames, connect, end, frame, spawn
 
 #: Moves a worker holds at once (sent, not yet answered).
 WINDOW = 32
+#: Tables a worker follows at most (_Follower).
+FOLLOWED = 4096
 #: How often the pool looks for moves past their time and stuck workers (seconds).
 WATCH = 0.25
 
@@ -49,31 +55,90 @@ class WorkerError(RuntimeError):
     """The worker thinking a move died or was stopped before it answered."""
 
 
-Job = tuple[GameSpec, str, int, dict[str, Any], object, list[int], float]
+class OutOfStep(WorkerError):
+    """The worker does not hold a table as the pool thought (it is sent the table whole again)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a worker needs to follow a table: the start of its game record (the actions come after)."""
+
+    id: int
+    game: GameSpec
+    players: int
+    options: dict[str, Any]
+    seed: int
+
+
+#: A move as the worker gets it: the table's id; its start (sent when the worker does not follow the
+#: table yet: then the actions are all of them); the number of actions the worker holds of it; the
+#: actions after those; the seat to move, the level, the bot's seed and the time limit.
+Job = tuple[int, Table | None, int, list[str], int, str, int, float]
 
 
 def think(
     game: GameSpec,
     level: str,
     seed: int,
-    options: dict[str, Any],
+    options: Options,
     observation: object,
     legal: Sequence[int],
     seconds: float,
-    parsed: Options | None = None,
 ) -> tuple[int, list[Fault]]:
     """One move of a guarded bot of ``level`` (in a worker): the action and the faults it met."""
     faults: list[Fault] = []
-    if parsed is None:
-        parsed = game.options_class.from_mapping(options)
-    bot = game.guarded_bot(level, seed, parsed, seconds=seconds, on_fault=faults.append)
+    bot = game.guarded_bot(level, seed, options, seconds=seconds, on_fault=faults.append)
     return bot.choose(observation, legal), faults
+
+
+_Followed = tuple[Table, Options, GameState]
+
+
+class _Follower:
+    """A worker's copies of the tables it thinks for, each brought up to date by the actions that came
+    after the last move it thought there; the bot is given ``observe(state, seat)`` and nothing else. At
+    most :data:`FOLLOWED` tables, the least recently moved forgotten first (the pool keeps the same list,
+    so it knows which tables to send whole)."""
+
+    def __init__(self) -> None:
+        self.tables: collections.OrderedDict[int, _Followed] = collections.OrderedDict()
+
+    def held(self, table_id: int) -> int | None:
+        """How many of a table's actions this follower holds (None: it does not follow the table)."""
+        followed = self.tables.get(table_id)
+        return None if followed is None else followed[2].version
+
+    def move(self, job: Job) -> tuple[int, list[Fault]]:
+        table_id, start, held, actions, seat, level, seed, seconds = job
+        followed = self.tables.pop(table_id, None)  # put back only if all goes well (the pool does the same)
+        if start is not None:
+            record = GameRecord(
+                game=start.game.name,
+                players=start.players,
+                options=start.options,
+                actions=tuple(actions),
+                seed=start.seed,
+                scope="match",
+            )
+            parsed = start.game.options_class.from_mapping(start.options)
+            followed = (start, parsed, start.game.replay(record))
+        elif followed is None or followed[2].version != held:
+            raise OutOfStep(f"the worker does not hold table {table_id} at action {held}")
+        else:
+            replay_actions(followed[2], actions)
+        table, parsed, state = followed
+        observation = table.game.observe(state, seat)
+        answer = think(table.game, level, seed, parsed, observation, state.legal_actions(), seconds)
+        self.tables[table_id] = followed
+        if len(self.tables) > FOLLOWED:
+            self.tables.popitem(last=False)
+        return answer
 
 
 def _serve(connection: Connection) -> None:
     """A worker's life: moves in, their answers (or the exceptions they raised) out, until the socket
     closes. The moves already waiting are thought together and answered in one write."""
-    parsed: dict[tuple[str, str], Options] = {}  # a table's options are read once, not at every move
+    follower = _Follower()
     while True:
         try:
             jobs: list[Job] = [connection.recv()]
@@ -83,12 +148,8 @@ def _serve(connection: Connection) -> None:
             return
         answers: list[object] = []
         for job in jobs:
-            game, _level, _seed, options, *_ = job
             try:
-                key = (game.name, json.dumps(options, sort_keys=True))
-                if key not in parsed:
-                    parsed[key] = game.options_class.from_mapping(options)
-                answers.append(think(*job, parsed=parsed[key]))
+                answers.append(follower.move(job))
             except Exception as exc:
                 answers.append(_picklable(exc))
         try:
@@ -113,18 +174,42 @@ def default_workers() -> int:
 
 @dataclass
 class _Move:
-    job: Job
+    table: Table
+    actions: list[str]  # the table's actions (the room's own list: those up to ``version`` are used)
+    version: int
+    seat: int
+    level: str
+    seed: int
+    seconds: float
     future: asyncio.Future[tuple[int, list[Fault]]]
     deadline: float  # the loop's clock: past it the move fails with TimeoutError
     sent: float = 0.0  # the loop's clock too
+
+    def job(self, held: int | None) -> Job:
+        """The move for a worker that holds ``held`` of the table's actions (None: not the table)."""
+        if held is None or held > self.version:
+            return (self.table.id, self.table, 0, self.actions[: self.version], *self._rest())
+        return (self.table.id, None, held, self.actions[held : self.version], *self._rest())
+
+    def _rest(self) -> tuple[int, str, int, float]:
+        return self.seat, self.level, self.seed, self.seconds
 
 
 @dataclass
 class _Worker:
     process: BaseProcess
-    writer: asyncio.StreamWriter
+    frames: Frames | None = None
     held: collections.deque[_Move] = field(default_factory=collections.deque)
-    reader: asyncio.Task[None] | None = None
+    # the tables the worker follows and how many of their actions it holds, in the worker's order
+    known: collections.OrderedDict[int, int] = field(default_factory=collections.OrderedDict)
+
+    def job(self, move: _Move) -> Job:
+        """The move as this worker is sent it; the worker then follows the table up to the move."""
+        job = move.job(self.known.pop(move.table.id, None))
+        self.known[move.table.id] = move.version
+        if len(self.known) > FOLLOWED:
+            self.known.popitem(last=False)
+        return job
 
 
 class BotPool:
@@ -136,6 +221,8 @@ class BotPool:
         self._threads = (
             ThreadPoolExecutor(max_workers=2, thread_name_prefix="koloda-bot") if not workers else None
         )
+        self._follower = _Follower()  # the threads' (a worker process has its own)
+        self._lock = threading.Lock()
         self._pool: list[_Worker] = []
         self._waiting: collections.deque[_Move] = collections.deque()
         self._starting: asyncio.Task[None] | None = None
@@ -145,24 +232,28 @@ class BotPool:
 
     async def move(
         self,
-        game: GameSpec,
+        table: Table,
+        actions: list[str],
+        seat: int,
         level: str,
         seed: int,
-        options: dict[str, Any],
-        observation: object,
-        legal: Sequence[int],
         seconds: float,
     ) -> tuple[int, list[Fault]]:
-        """The bot's move and its faults; TimeoutError after ``2 * seconds``."""
+        """The move of the bot of ``level`` at ``seat`` after ``actions`` (a room's own list, which must
+        not change while the move is asked) and its faults; TimeoutError after ``2 * seconds``."""
         loop = asyncio.get_running_loop()
-        job: Job = (game, level, seed, options, observation, list(legal), seconds)
+        move = _Move(table, actions, len(actions), seat, level, seed, seconds, loop.create_future(), 0.0)
         if self._threads is not None:
-            return await asyncio.wait_for(
-                loop.run_in_executor(self._threads, think, *job), timeout=2 * seconds
-            )
+            follower = self._follower
+
+            def thinking() -> tuple[int, list[Fault]]:
+                with self._lock:  # one follower for the threads
+                    return follower.move(move.job(follower.held(table.id)))
+
+            return await asyncio.wait_for(loop.run_in_executor(self._threads, thinking), timeout=2 * seconds)
         if self._closed:
             raise WorkerError("the bot pool is closed")
-        move = _Move(job, loop.create_future(), loop.time() + 2 * seconds)
+        move.deadline = loop.time() + 2 * seconds
         self._waiting.append(move)
         if self._watch is None:  # one timer for every move's time limit, not one a move
             self._watch = loop.create_task(self._watchdog())
@@ -197,9 +288,10 @@ class BotPool:
         """Start workers up to ``workers`` (a process start blocks: it runs on a thread), then send."""
         while len(self._pool) < self.workers and not self._closed:
             process, sock = await asyncio.to_thread(spawn, _serve, name="koloda-bot")
-            _reader, writer = await asyncio.open_unix_connection(sock=sock)
-            worker = _Worker(process, writer)
-            worker.reader = asyncio.get_running_loop().create_task(self._read(worker, _reader))
+            worker = _Worker(process)
+            worker.frames = await connect(
+                sock, functools.partial(self._answers, worker), functools.partial(self._lost, worker)
+            )
             self._pool.append(worker)
         self._pump()
 
@@ -215,30 +307,39 @@ class BotPool:
             move = self._waiting.popleft()
             if move.future.done():  # timed out or cancelled while waiting: not worth thinking about
                 continue
-            frames.setdefault(id(worker), []).append(frame(move.job))
+            frames.setdefault(id(worker), []).append(frame(worker.job(move)))
             move.sent = now
             worker.held.append(move)
         for worker in self._pool:
-            if id(worker) in frames:
-                worker.writer.write(b"".join(frames[id(worker)]))
+            if id(worker) in frames and worker.frames is not None:
+                worker.frames.write(b"".join(frames[id(worker)]))
 
-    async def _read(self, worker: _Worker, reader: asyncio.StreamReader) -> None:
-        """Settle the worker's moves in the order it answers them; on its end, replace it."""
-        try:
-            while True:
-                for answer in await read_frame(reader):
-                    move = worker.held.popleft()
-                    if move.future.done():
-                        continue
-                    if isinstance(answer, BaseException):
-                        move.future.set_exception(answer)
-                    else:
-                        move.future.set_result(answer)
-                if self._waiting:
-                    self._pump()
-        except (asyncio.IncompleteReadError, ConnectionError, IndexError):
-            if not self._closed and worker in self._pool:
-                self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) died"))
+    def _answers(self, worker: _Worker, answers: list[object]) -> None:
+        """Settle the worker's moves in the order it answers them."""
+        if worker not in self._pool:  # replaced meanwhile: its moves went to another worker
+            return
+        for answer in answers:
+            if not worker.held:
+                break
+            move = worker.held.popleft()
+            if isinstance(answer, BaseException):  # the worker forgot the table: so does the pool
+                worker.known.pop(move.table.id, None)
+            if isinstance(answer, OutOfStep) and not move.future.done():
+                self._waiting.appendleft(move)  # sent whole next time
+                continue
+            if move.future.done():
+                continue
+            if isinstance(answer, BaseException):
+                move.future.set_exception(answer)
+            else:
+                move.future.set_result(answer)  # type: ignore[arg-type]
+        if self._waiting:
+            self._pump()
+
+    def _lost(self, worker: _Worker) -> None:
+        """The worker's socket ended: unless the pool dropped it, it died; replace it."""
+        if not self._closed and worker in self._pool:
+            self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) died"))
 
     async def _watchdog(self) -> None:
         """Every :data:`WATCH` seconds: the moves past their time fail with TimeoutError (the hub plays a
@@ -250,9 +351,9 @@ class BotPool:
             now = loop.time()
             for move in [*self._waiting, *(m for w in self._pool for m in w.held)]:
                 if now > move.deadline and not move.future.done():
-                    move.future.set_exception(TimeoutError(f"no move after {move.job[-1] * 2:g} s"))
+                    move.future.set_exception(TimeoutError(f"no move after {move.seconds * 2:g} s"))
             for worker in list(self._pool):
-                if worker.held and now - worker.held[0].sent > 2 * worker.held[0].job[-1] + 1:
+                if worker.held and now - worker.held[0].sent > 2 * worker.held[0].seconds + 1:
                     self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) was stuck"))
 
     def _replace(self, worker: _Worker, error: WorkerError) -> None:
@@ -266,9 +367,8 @@ class BotPool:
             self._starting = asyncio.get_running_loop().create_task(self._start())
 
     def _drop(self, worker: _Worker, error: WorkerError) -> None:
-        if worker.reader is not None and worker.reader is not asyncio.current_task():
-            worker.reader.cancel()
-        worker.writer.close()
+        if worker.frames is not None:
+            worker.frames.close()
         if worker.held:
             first = worker.held.popleft()
             if not first.future.done():

@@ -1,9 +1,14 @@
 """One open connection: its seat, what it has been sent, and a bounded queue of frames to send.
 
-Nothing waits for a client's socket but that client's own sender task: the hub puts each frame in the
-client's queue and goes on. A client that does not read (a stopped script, a phone gone off the network)
-fills its queue or stalls one send past :data:`SEND_SECONDS`; it is then dropped (closed with code
-:data:`TOO_SLOW`, the browser reconnects and resyncs) and never holds a table.
+Nothing waits for a client's socket but that client's own sending: the hub puts each frame in the
+client's queue and goes on, and a task sends the queue's frames and ends when it is empty. A send
+completes at once unless the socket is backed up, so that task lives for one turn of the loop: a task
+per client waiting on a queue for its next frame (with a timer for each send) kept some ten objects a
+client alive between frames, and at 1,000 tables the garbage collector's young generations stopped the
+loop 15 ms twice a second to traverse them (docs/performance.md). A client that does not read (a stopped
+script, a phone gone off the network) fills its queue, or has one send outstanding for more than
+:data:`SEND_SECONDS` (:meth:`Client.stalled`, checked by the hub every second); it is then dropped
+(closed with code :data:`TOO_SLOW`, the browser reconnects and resyncs) and never holds a table.
 
 The frames of a client that asked for patches (``hello`` with ``"patch": true``) are the full message
 the first time and after every ``sync``, and patches against what it holds otherwise
@@ -13,6 +18,7 @@ the first time and after every ``sync``, and patches against what it holds other
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
@@ -37,13 +43,11 @@ class Client:
         self.dropped = False
         self._send_text = send_text
         self._close = close
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
+        self._queue: collections.deque[str] = collections.deque()
         self._held: dict[str, Any] | None = None  # the full message the client holds (patch clients)
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        """Start sending (on the server's loop)."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._sending: asyncio.Task[None] | None = None  # the task sending the queue, while it has frames
+        self._since = 0.0  # the loop's clock when the frame being sent was handed to the socket
+        self._closing_task: asyncio.Task[None] | None = None
 
     def send(self, frame: dict[str, Any]) -> None:
         """Queue a frame as it is (a refusal, a pong, an uptodate)."""
@@ -73,44 +77,49 @@ class Client:
     def _put(self, text: str) -> None:
         if self.dropped:
             return
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if len(self._queue) >= SEND_QUEUE:
             self.drop()
+            return
+        self._queue.append(text)
+        if self._sending is None:
+            self._sending = asyncio.get_running_loop().create_task(self._send())
+
+    def stalled(self, now: float) -> bool:
+        """Whether a frame has been on its way for more than :data:`SEND_SECONDS` at ``now`` (the loop's
+        clock)."""
+        return self._sending is not None and now - self._since > SEND_SECONDS
 
     def drop(self) -> None:
         """Stop sending; the socket is closed with :data:`TOO_SLOW`."""
         if self.dropped:
             return
         self.dropped = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
-        if self._queue.full():  # the sender is stuck: cancel it, then close
-            if self._task is not None:
-                self._task.cancel()
-            asyncio.get_running_loop().create_task(self._closing())
+        self._queue.clear()
+        if self._sending is not None:  # backed up: stop waiting for it
+            self._sending.cancel()
+        self._closing_task = asyncio.get_running_loop().create_task(self._closing())
 
     async def stop(self) -> None:
-        """The connection ended: stop the sender."""
+        """The connection ended: stop sending."""
         self.dropped = True
-        if self._task is not None:
-            self._task.cancel()
+        self._queue.clear()
+        task = self._sending
+        if task is not None:
+            task.cancel()
             with contextlib.suppress(BaseException):
-                await self._task
+                await task
 
-    async def _run(self) -> None:
-        while True:
-            text = await self._queue.get()
-            if text is None:
-                await self._closing()
-                return
-            try:
-                async with asyncio.timeout(SEND_SECONDS):  # not wait_for: no task a frame
-                    await self._send_text(text)
-            except Exception:  # a broken or stalled socket: the client resyncs when it comes back
-                self.dropped = True
-                await self._closing()
-                return
+    async def _send(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._queue and not self.dropped:
+                self._since = loop.time()
+                await self._send_text(self._queue.popleft())
+        except Exception:  # a broken socket: the client resyncs when it comes back
+            self._sending = None
+            self.drop()
+        finally:
+            self._sending = None
 
     async def _closing(self) -> None:
         with contextlib.suppress(Exception):

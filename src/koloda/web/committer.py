@@ -4,8 +4,9 @@ A writer process opens the database and writes. It takes every group of actions 
 and commits them together (one transaction, one fsync on SQLite's write-ahead log, one round trip to
 PostgreSQL), so that while one group is on its way to the disk the next one gathers: the more tables
 play, the bigger the groups, and no table's commit waits for another table's lock. The event loop hands
-over the actions of one turn of the loop in one write and reads the outcomes as they come
-(:mod:`koloda.web.workers`); an action is announced after its outcome says it is stored. An in-memory
+over the actions of one turn of the loop in one write (a person's at once, with those gathered before it)
+and settles them in the callback that reads their outcomes (:mod:`koloda.web.workers`); an action is
+announced after its outcome says it is stored. An in-memory
 database, which another process cannot open, is written by a thread of this process the same way.
 
 An action whose number the store already holds (another node wrote first) fails alone with
@@ -38,9 +39,9 @@ Outcome = tuple[str, str] | None  # None: stored; else ("conflict" or "record", 
 
 @dataclass
 class _Writer:
-    writer: asyncio.StreamWriter
+    frames: workers.Frames
     process: BaseProcess | None  # None: a thread of this process
-    reader: asyncio.Task[None] | None = None
+    ended: asyncio.Future[None]  # set once its socket is closed and its process has ended
 
 
 class Committer:
@@ -63,22 +64,27 @@ class Committer:
     async def append(self, table_id: int, seq: int, text: str, *, person: bool = False) -> None:
         """Store action ``seq`` of a table; returns once it is committed. ConflictError if another writer
         has that number, RecordError if the database cannot be written: then nothing was stored.
-        ``person``: a person waits for this action (a bot does not): it goes first in its group, so its
-        table is announced first when the group is stored."""
+        ``person``: a person waits for this action (a bot does not): it goes to the writer at once, with
+        the actions gathered before it (and first among them, so that its table is announced first), rather
+        than at the end of this turn of the loop."""
         if self._closed:
             raise RecordError(f"the database {self.store.location} is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        if person:
+        if person:  # first in its group: its table is announced first when the group is stored
             self._gathering.insert(self._people, ((table_id, seq, text), future))
             self._people += 1
         else:
             self._gathering.append(((table_id, seq, text), future))
-        if len(self._gathering) == 1:  # one write to the writer a turn of the loop, not one an action
+        if person and self._writer is not None:
+            self._hand_over()
+        elif len(self._gathering) == 1:  # one write to the writer a turn of the loop, not one an action
             loop.call_soon(self._hand_over)
         await future
 
     def _hand_over(self) -> None:
+        if not self._gathering:  # a person's action took them already
+            return
         if self._writer is None:  # the first group, or the writer died: start one, then send
             if self._starting is None:
                 self._starting = asyncio.get_running_loop().create_task(self._start())
@@ -86,7 +92,7 @@ class Committer:
             return
         group, self._gathering, self._people = self._gathering, [], 0
         self._sent.append([future for _line, future in group])
-        self._writer.writer.write(workers.frame([line for line, _future in group]))
+        self._writer.frames.write(workers.frame([line for line, _future in group]))
 
     async def _start(self) -> _Writer:
         if self._url is not None:
@@ -98,10 +104,12 @@ class Committer:
             serving = (connection, self.store, self.max_group)
             threading.Thread(target=_serve, args=serving, name="koloda-commit", daemon=True).start()
             process = None
-        reader, writer = await asyncio.open_unix_connection(sock=sock)
-        started = _Writer(writer, process)
-        started.reader = asyncio.get_running_loop().create_task(self._read(started, reader))
-        return started
+        loop = asyncio.get_running_loop()
+        ended: asyncio.Future[None] = loop.create_future()
+        holder: list[_Writer] = []  # the writer, for its own ``lost``
+        frames = await workers.connect(sock, self._outcomes, lambda: self._lost(holder[0]))
+        holder.append(_Writer(frames, process, ended))
+        return holder[0]
 
     def _started(self, task: asyncio.Task[_Writer]) -> None:
         self._starting = None
@@ -114,30 +122,36 @@ class Committer:
             _settle([future for _line, future in group], [("record", str(failure))] * len(group))
             return
         self._writer = task.result()
-        if self._gathering:
+        self._hand_over()
+
+    def _outcomes(self, answers: list[list[Outcome]]) -> None:
+        """Settle each group as its outcomes come, in the order the groups were sent."""
+        for outcomes in answers:
+            if self._sent:
+                _settle(self._sent.popleft(), outcomes)
+
+    def _lost(self, writer: _Writer) -> None:
+        """The writer's socket ended: what it held fails (it may or may not be stored), its process is
+        ended, and the actions gathered meanwhile go to a new writer."""
+        if self._writer is writer:
+            self._writer = None
+        pid = "" if writer.process is None else f" (pid {writer.process.pid})"
+        failure = ("record", f"the database writer{pid} stopped: the action may not be stored")
+        while self._sent:
+            group = self._sent.popleft()
+            _settle(group, [failure] * len(group))
+        asyncio.get_running_loop().create_task(self._bury(writer))
+        if not self._closed:
             self._hand_over()
 
-    async def _read(self, writer: _Writer, reader: asyncio.StreamReader) -> None:
-        """Settle each group as its outcomes come, in the order the groups were sent."""
+    @staticmethod
+    async def _bury(writer: _Writer) -> None:
         try:
-            while True:
-                for outcomes in await workers.read_frame(reader):
-                    _settle(self._sent.popleft(), outcomes)
-        except (asyncio.IncompleteReadError, ConnectionError, IndexError):
-            pass
-        finally:
-            if self._writer is writer:
-                self._writer = None
-            pid = "" if writer.process is None else f" (pid {writer.process.pid})"
-            failure = ("record", f"the database writer{pid} stopped: the action may not be stored")
-            while self._sent:
-                group = self._sent.popleft()
-                _settle(group, [failure] * len(group))
-            writer.writer.close()
             if writer.process is not None:
                 await asyncio.to_thread(workers.end, writer.process)
-            if self._gathering and not self._closed:
-                self._hand_over()
+        finally:
+            if not writer.ended.done():
+                writer.ended.set_result(None)
 
     async def close(self) -> None:
         """Finish the groups sent, then stop the writer."""
@@ -147,10 +161,9 @@ class Committer:
                 await self._starting
         writer = self._writer
         if writer is not None:
-            writer.writer.write(workers.frame(None))  # the writer answers what it holds, then ends
-            if writer.reader is not None:
-                with contextlib.suppress(BaseException):
-                    await asyncio.wait_for(asyncio.shield(writer.reader), timeout=30)
+            writer.frames.write(workers.frame(None))  # the writer answers what it holds, then ends
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(writer.ended), timeout=30)
 
 
 def _serve(connection: Connection, store: Store | str, max_group: int) -> None:

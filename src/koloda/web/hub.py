@@ -15,6 +15,7 @@ other node's room reads what was stored and refuses its client with ``stale`` an
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import secrets
@@ -28,7 +29,7 @@ from koloda.errors import ConflictError, IllegalActionError, KolodaError, NotFou
 from koloda.game import GameRecord, GameSpec, GameState
 from koloda.i18n import LANGS, addressed
 from koloda.store import SeatRecord, Store, TableRecord
-from koloda.web.botpool import BotPool, default_workers
+from koloda.web.botpool import BotPool, Table, default_workers
 from koloda.web.bus import Bus
 from koloda.web.clients import Client
 from koloda.web.committer import Committer
@@ -58,7 +59,16 @@ class Room:
     faults: list[Fault] = field(default_factory=list)  # moves its bots failed to make (a fallback played)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
-    bot_timer: asyncio.TimerHandle | None = None  # the bot's pause; its move's task starts after it
+    # the bot's pause: the beat its move is due at (Hub._beats), the seat and the version it moves at
+    bot_due: int | None = None
+    bot_seat: int = 0
+    bot_version: int = 0
+
+    @functools.cached_property
+    def follow(self) -> Table:
+        """What a bot worker needs to follow the table (koloda.web.botpool)."""
+        record = self.record
+        return Table(record.id, self.game, record.players, record.options, record.seed)
 
     @property
     def version(self) -> int:
@@ -140,25 +150,33 @@ class Hub:
         self.bots = BotPool(default_workers() if bot_workers is None else bot_workers)
         self._loading: dict[int, asyncio.Future[Room]] = {}
         self._ticker: asyncio.Task[None] | None = None
+        self._beats: dict[int, list[Room]] = {}  # the rooms whose bot is due at a beat (its number)
 
     async def start(self) -> None:
         await self.bus.start(self)
         self._ticker = asyncio.create_task(self._tick())
 
     async def _tick(self) -> None:
-        """Samples the loop's lateness for /metrics: a table waits as long as the loop's busiest spell."""
+        """Samples the loop's lateness for /metrics (a table waits as long as the loop's busiest spell),
+        and once a second drops the clients whose socket has not taken a frame for too long."""
         loop = asyncio.get_running_loop()
+        ticks = 0
         while True:
             due = loop.time() + TICK
             await asyncio.sleep(TICK)
-            self.telemetry.loop_lag.observe(max(0.0, loop.time() - due))
+            now = loop.time()
+            self.telemetry.loop_lag.observe(max(0.0, now - due))
+            ticks += 1
+            if ticks % round(1 / TICK) == 0:
+                for room in self.rooms.values():
+                    for client in [c for c in room.clients if c.stalled(now)]:
+                        client.drop()
 
     async def close(self) -> None:
         if self._ticker is not None:
             self._ticker.cancel()
         for room in self.rooms.values():
-            if room.bot_timer is not None:
-                room.bot_timer.cancel()
+            room.bot_due = None
             if room.bot_task is not None:
                 room.bot_task.cancel()
         await self.bus.close()
@@ -463,22 +481,33 @@ class Hub:
         seat = room.state.current_player
         if seat is None or room.record.seats[seat].bot is None:
             return
-        if room.bot_timer is not None or (room.bot_task is not None and not room.bot_task.done()):
+        if room.bot_due is not None or (room.bot_task is not None and not room.bot_task.done()):
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # created outside the server loop: the first client's visit starts the bot
             return
-        # A pause so that people can follow the bots. It is a timer, and the move's task starts after it:
-        # a task sleeping 0.6 s at each of 1,000 tables outlived the collector's young generations (a
-        # dozen objects each) at every move.
-        room.bot_timer = loop.call_later(
-            _on_the_beat(self.bot_delay), self._bot_due, room, seat, room.version
-        )
+        # A pause so that people can follow the bots, ending on a beat. The rooms due at a beat wait in
+        # one list for one timer, and a move's task starts after the pause: a task asleep, or a timer
+        # (with its context), at each of 1,000 tables outlived the collector's young generations.
+        if self.bot_delay <= 0:  # no pause (tests): the move at once
+            room.bot_task = loop.create_task(self._bot_move(room, seat, room.version))
+            return
+        beat = _beat_after(loop.time(), self.bot_delay)
+        room.bot_due, room.bot_seat, room.bot_version = beat, seat, room.version
+        due = self._beats.get(beat)
+        if due is None:
+            due = self._beats[beat] = []
+            loop.call_at(beat * BOT_BEAT, self._beat, beat)
+        due.append(room)
 
-    def _bot_due(self, room: Room, seat: int, version: int) -> None:
-        room.bot_timer = None
-        room.bot_task = asyncio.get_running_loop().create_task(self._bot_move(room, seat, version))
+    def _beat(self, beat: int) -> None:
+        """The bots due at this beat start their moves."""
+        loop = asyncio.get_running_loop()
+        for room in self._beats.pop(beat, ()):
+            if room.bot_due == beat:
+                room.bot_due = None
+                room.bot_task = loop.create_task(self._bot_move(room, room.bot_seat, room.bot_version))
 
     async def _bot_move(self, room: Room, seat: int, version: int) -> None:
         if room.version != version or not await self.bus.hold(room.record.id):
@@ -486,26 +515,27 @@ class Hub:
             return
         level = room.record.seats[seat].bot
         assert level is not None
-        observation = room.game.observe(room.state, seat)
-        legal = room.state.legal_actions()
         table = room.record.id
 
         def fault(what: Fault) -> None:  # recorded with the table, said in the log; the next bot moves
             room.faults.append(what)
             LOG.warning("table %d, seat %d: %s; a fallback bot plays the move", table, seat + 1, what)
 
+        def fallback() -> int:
+            return RandomBot(seed).choose(room.game.observe(room.state, seat), room.state.legal_actions())
+
         # Same table, seat and move: same bot, so a restarted server makes the same choices.
         seed = (room.record.seed * 1_000_003 + version * 31 + seat) % 2**32
         try:
             action, faults = await self.bots.move(
-                room.game, level, seed, room.record.options, observation, legal, self.bot_seconds
+                room.follow, room.actions, seat, level, seed, self.bot_seconds
             )
         except TimeoutError:  # stuck for good: its worker is left to finish, its move is not waited for
             faults = [Fault(level, "overran", f"no move after {2 * self.bot_seconds:g} s")]
-            action = RandomBot(seed).choose(observation, legal)
+            action = fallback()
         except Exception as exc:  # the worker died or cannot be reached: a random move, said
             faults = [Fault(level, "raised", f"{type(exc).__name__}: {exc}")]
-            action = RandomBot(seed).choose(observation, legal)
+            action = fallback()
         for what in faults:
             fault(what)
         room.bot_task = None
@@ -516,13 +546,10 @@ class Hub:
             self._schedule_bot(room)
 
 
-def _on_the_beat(delay: float) -> float:
-    """``delay`` rounded up so that it ends on a multiple of :data:`BOT_BEAT` of the loop's clock (no
-    pause stays none)."""
-    if delay <= 0:
-        return 0.0
-    now = asyncio.get_running_loop().time()
-    return math.ceil((now + delay) / BOT_BEAT) * BOT_BEAT - now
+def _beat_after(now: float, delay: float) -> int:
+    """The first beat (a multiple of :data:`BOT_BEAT` of the loop's clock, by its number) at least
+    ``delay`` after ``now``."""
+    return math.ceil((now + delay) / BOT_BEAT)
 
 
 def _seats(requests: list[SeatRequest] | None, players: int) -> list[SeatRecord]:
