@@ -16,6 +16,7 @@ shared: read the figures with it), and errors (error frames, closed sockets, fai
 
     .venv/bin/python bench/web_load.py --tables 1000 --people 50
     .venv/bin/python bench/web_load.py --tables 2000 --people 50 --nodes 2
+    .venv/bin/python bench/web_load.py --tables 500 --people 50 --db postgresql   # one node, as two use
 """
 
 from __future__ import annotations
@@ -379,6 +380,13 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=100, help="tables of bots (default 100)")
     parser.add_argument("--people", type=int, default=10, help="tables of two scripted people (default 10)")
     parser.add_argument("--nodes", type=int, default=1, choices=(1, 2), help="koloda serve processes")
+    parser.add_argument(
+        "--db",
+        choices=("sqlite", "postgresql"),
+        default=None,
+        help="sqlite: one node's default; postgresql: PostgreSQL and Redis, as many nodes use (the default"
+        " with --nodes 2; with --nodes 1, the one node to compare two nodes with)",
+    )
     parser.add_argument("--bot-delay", type=float, default=0.6, help="a bot's pause before a move (0.6)")
     parser.add_argument("--bot-workers", type=int, default=None, help="bot processes per node")
     parser.add_argument("--think", type=float, default=0.5, help="a person's pause before acting (0.5)")
@@ -398,12 +406,16 @@ def main() -> int:
         # every simulated player and spectator comes from 127.0.0.1: the limits per address would count
         # a thousand clients as one (the limits per connection stay)
         extra += [f"--limit={key}=0" for key in ("address_messages", "connections", "requests", "creations")]
-        if args.nodes == 1:
+        if args.db is None:
+            args.db = "sqlite" if args.nodes == 1 else "postgresql"
+        if args.db == "sqlite" and args.nodes > 1:
+            parser.error("two nodes share PostgreSQL and Redis: --db postgresql")
+        if args.db == "sqlite":
             args.db_kind = "sqlite on disk"
             db = str(folder / "load.sqlite3")
         else:
             if not (services.have_postgres() and services.have_redis()):
-                print("two nodes need PostgreSQL and Redis: apt-get install postgresql redis-server")
+                print("PostgreSQL and Redis are needed: apt-get install postgresql redis-server")
                 return 2
             postgres = services.Postgres(folder / "pg").start()  # durable: fsync on, on disk
             started.append(postgres)

@@ -47,6 +47,20 @@ def test_frames_go_out_in_order_and_no_task_stays_between_them() -> None:
     assert sent == [f'{{"n": {n}}}' for n in range(5)] and idle and not dropped
 
 
+def test_a_frame_queued_long_after_the_last_one_is_not_taken_for_a_stalled_send() -> None:
+    async def main() -> bool:
+        socket = Socket()
+        client = Client(None, socket.send_text, socket.close)
+        client.send({"n": 1})
+        await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        client._since = loop.time() - 2 * SEND_SECONDS  # as if that frame went long ago
+        client.send({"n": 2})  # its task has not run yet when the hub looks
+        return client.stalled(loop.time())
+
+    assert asyncio.run(main()) is False
+
+
 def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full() -> None:
     async def main() -> tuple[bool, list[int], int]:
         socket = Socket(stuck=True)

@@ -47,8 +47,11 @@ class Listener(Protocol):
 
     node: str
 
+    def follows(self, table_id: int) -> bool:
+        """Whether this node has the table in memory (an event of another table changes nothing here)."""
+
     async def on_event(self, event: dict[str, Any]) -> None:
-        """Another node committed an action or changed seats."""
+        """Another node committed an action or changed seats (of a table it follows)."""
 
     async def on_resync(self) -> None:
         """The bus came back after missing messages: read every table held again."""
@@ -201,10 +204,17 @@ class RedisBus(Bus):
                     if message is None or message.get("type") != "message":
                         continue
                     event = json.loads(message["data"])
-                    if event.get("node") != self.node and self._listener is not None:
+                    listener = self._listener
+                    if (
+                        event.get("node") != self.node
+                        and listener is not None
+                        and listener.follows(int(event.get("table", -1)))
+                    ):
                         # Not awaited here: a room busy with a commit must not hold every other room's
                         # events (its lock is first come, first served, so one room's keep their order).
-                        task = asyncio.create_task(self._listener.on_event(event))
+                        # Only for the tables this node has: every node hears every other's actions,
+                        # and a task for each cost a node a third more of the loop at two nodes.
+                        task = asyncio.create_task(listener.on_event(event))
                         self._handling.add(task)
                         task.add_done_callback(self._handling.discard)
             except asyncio.CancelledError:

@@ -82,7 +82,9 @@ class Client:
             return
         self._queue.append(text)
         if self._sending is None:
-            self._sending = asyncio.get_running_loop().create_task(self._send())
+            loop = asyncio.get_running_loop()
+            self._since = loop.time()  # counted from now: the task has not run yet
+            self._sending = loop.create_task(self._send())
 
     def stalled(self, now: float) -> bool:
         """Whether a frame has been on its way for more than :data:`SEND_SECONDS` at ``now`` (the loop's

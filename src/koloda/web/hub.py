@@ -420,6 +420,9 @@ class Hub:
 
     # -- the other nodes (koloda.web.bus) -----------------------------------------------------------
 
+    def follows(self, table_id: int) -> bool:
+        return table_id in self.rooms
+
     async def on_event(self, event: dict[str, Any]) -> None:
         """Another node committed an action (or changed seats) of a table: bring the room up to it."""
         room = self.rooms.get(int(event.get("table", -1)))
