@@ -7,26 +7,18 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
-from web_helpers import alive
+from web_helpers import alive, run
 
 from koloda import registry
 from koloda.bank.options import BankOptions
 from koloda.web.botpool import BotPool, Table, WorkerError
 
 BANK = registry.get("bank")
-T = TypeVar("T")
-
-
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """Run on a loop of its own, in a thread (a session fixture may run a loop in this one)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, main).result(timeout=60)
 
 
 class _Behaviour:

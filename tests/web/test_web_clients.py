@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from web_helpers import app_client, create, hub
+from web_helpers import app_client, create, hub, run
 
 from koloda.web import clients
 from koloda.web.clients import SEND_QUEUE, SEND_SECONDS, TOO_SLOW, Client
@@ -43,7 +43,7 @@ def test_frames_go_out_in_order_and_no_task_stays_between_them() -> None:
         await asyncio.sleep(0)
         return socket.sent, client._sending is None, client.dropped
 
-    sent, idle, dropped = asyncio.run(main())
+    sent, idle, dropped = run(main())
     assert sent == [f'{{"n": {n}}}' for n in range(5)] and idle and not dropped
 
 
@@ -58,7 +58,7 @@ def test_a_frame_queued_long_after_the_last_one_is_not_taken_for_a_stalled_send(
         client.send({"n": 2})  # its task has not run yet when the hub looks
         return client.stalled(loop.time())
 
-    assert asyncio.run(main()) is False
+    assert run(main()) is False
 
 
 def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full() -> None:
@@ -71,7 +71,7 @@ def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full() -> None
         await asyncio.sleep(0.01)
         return client.dropped, socket.closed, len(socket.sent)
 
-    dropped, closed, sent = asyncio.run(main())
+    dropped, closed, sent = run(main())
     assert dropped and closed == [TOO_SLOW] and sent == 0
 
 
@@ -86,7 +86,7 @@ def test_a_send_outstanding_too_long_is_stalled_and_the_hub_drops_it(
         now = asyncio.get_running_loop().time()
         return client.stalled(now + 1), client.stalled(now + SEND_SECONDS + 1)
 
-    assert asyncio.run(stalled()) == (False, True)
+    assert run(stalled()) == (False, True)
 
     # The hub looks once a second: a spectator stuck for longer than the limit (here 0.2 s) is dropped
     # and closed, and the table's bots go on.

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from starlette.testclient import TestClient
@@ -18,6 +20,14 @@ from starlette.testclient import TestClient
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
 from koloda.web.hub import Hub
+
+T = TypeVar("T")
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run on a loop of its own, in a thread (a session fixture may run a loop in this one)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main).result(timeout=60)
 
 
 def app_client(where: Path | str, bot_delay: float, **settings: Any) -> Iterator[TestClient]:
