@@ -1,7 +1,7 @@
 """How Thousand's bots play whole games: issue 14's figures per level (docs/bots.md, docs/performance.md).
 
     python bench/thousand_bots.py [--levels easy,medium,hard] [--games 100,100,20] [--seed 1]
-                                  [--preset home] [--jobs 1] [--json]
+                                  [--preset home] [--jobs 1] [--records DIR] [--json]
 
 Three seats of one level play whole games (``koloda thousand simulate``'s loop,
 :func:`koloda.simulate.simulate_matches`, one game at a time so that the games can be shared between
@@ -44,16 +44,21 @@ BANDS = ("100", "105-120", "125-150", "155-200", "205+")
 #: The contracts of :func:`kinds`: kept at the auction's bid or raised after the talon, by a declarer whose
 #: total before the deal was 800 or more (where defence scores nothing at home, rule S5), and those that
 #: could or could not be made double dummy (:func:`double_dummy`).
-KINDS = ("kept", "raised", "800+", "makeable", "unmakeable")
+#: "no bomb": by a declarer who had called all the bombs the game allows him (rule S7).
+KINDS = ("kept", "raised", "800+", "no bomb", "makeable", "unmakeable")
+
+
+def start_of(state: ThousandState) -> ThousandState:
+    """The game ``state`` was played from, before its first action."""
+    if state.explicit_deal is not None:
+        return from_deal(state.explicit_deal, state.options, scope=state.scope)
+    return new_game(state.options, players=state.players, seed=state.seed or 0, scope=state.scope)
 
 
 def double_dummy(state: ThousandState) -> list[bool]:
     """Per contract played in a finished game (bombs are not played): whether the declarer could make it
     with every hand seen and both sides playing perfectly from the first lead."""
-    if state.explicit_deal is not None:
-        game = from_deal(state.explicit_deal, state.options, scope=state.scope)
-    else:
-        game = new_game(state.options, players=state.players, seed=state.seed or 0, scope=state.scope)
+    game = start_of(state)
     out = []
     for action in state.history:
         named = game.phase == "contract" and action != BOMB
@@ -70,25 +75,34 @@ def kinds(state: ThousandState) -> dict[str, dict[str, int]]:
     out = {k: {"played": 0, "made": 0} for k in KINDS}
     auctions = _auctions(state.history, state.options.min_bid)
     makeable = iter(double_dummy(state))
+    bombs = [0] * state.players
+    limit = state.options.bombs_per_game
     for (deal, score), (_, high) in zip(state.results, auctions, strict=False):
-        if deal.bomb:
-            continue
         seat = deal.declarer
+        if deal.bomb:
+            bombs[seat] += 1
+            continue
         chosen = ["raised" if deal.bid > high else "kept", "makeable" if next(makeable) else "unmakeable"]
         if score.total[seat] - score.delta[seat] >= state.options.threshold_800:
             chosen.append("800+")
+        if limit is not None and bombs[seat] >= limit:
+            chosen.append("no bomb")
         for kind in chosen:
             out[kind]["played"] += 1
             out[kind]["made"] += bool(score.made)
     return out
 
 
-def play_games(level: str, preset: str, seeds: list[int], max_deals: int) -> dict[str, Any]:
-    """Whole games of three bots of ``level``, one per seed: every game's figures and every move's time."""
+def play_games(
+    level: str, preset: str, seeds: list[int], max_deals: int, keep: str | None = None
+) -> dict[str, Any]:
+    """Whole games of three bots of ``level``, one per seed: every game's figures and every move's time
+    (the games' records are kept in ``keep`` when given)."""
     options = ThousandOptions.preset(preset)
     games = []
     times: list[float] = []
-    with tempfile.TemporaryDirectory() as records:
+    with tempfile.TemporaryDirectory() as scratch:
+        records = keep or scratch
         for seed in seeds:
             game = simulate_matches(
                 get("thousand"),
@@ -205,6 +219,7 @@ def main() -> None:
     parser.add_argument("--preset", default="home")
     parser.add_argument("--max-deals", type=int, default=500)
     parser.add_argument("--jobs", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--records", help="a directory to keep the games' records in (one per level)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     levels = args.levels.split(",")
@@ -214,14 +229,18 @@ def main() -> None:
     began = time.time()
     for level, count in zip(levels, counts, strict=True):
         seeds = [args.seed + i for i in range(count)]
+        keep = None
+        if args.records:
+            keep = str(Path(args.records) / level)
+            Path(keep).mkdir(parents=True, exist_ok=True)
         if args.jobs == 2:  # one extra process plays the odd games
             with ProcessPoolExecutor(max_workers=1) as pool:
-                other = pool.submit(play_games, level, args.preset, seeds[1::2], args.max_deals)
-                mine = play_games(level, args.preset, seeds[0::2], args.max_deals)
+                other = pool.submit(play_games, level, args.preset, seeds[1::2], args.max_deals, keep)
+                mine = play_games(level, args.preset, seeds[0::2], args.max_deals, keep)
                 theirs = other.result()
             games, times = mine["games"] + theirs["games"], mine["times"] + theirs["times"]
         else:
-            played = play_games(level, args.preset, seeds, args.max_deals)
+            played = play_games(level, args.preset, seeds, args.max_deals, keep)
             games, times = played["games"], played["times"]
         s = summary(level, games, times)
         results.append(s)

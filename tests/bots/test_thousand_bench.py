@@ -56,3 +56,38 @@ def test_double_dummy_tells_a_makeable_contract_from_a_hopeless_one(forced: str,
         )
         state.apply(action)
     assert _bench().double_dummy(state) == [makeable]
+
+
+def _failures() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "thousand_failures.py"
+    spec = importlib.util.spec_from_file_location("koloda_thousand_failures_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("opening", "how", "hope"),
+    [
+        (None, "forced", "-"),  # both others pass: the first hand's compulsory 100
+        (105, "opened alone", "marriage"),  # seat 1 bids over it with the spades marriage, alone
+    ],
+)
+def test_failures_tell_how_the_declarer_got_the_contract(opening: int | None, how: str, hope: str) -> None:
+    hands = ["9S JS 9C JC 9D JD 9H", "QS KS AH 10H AD 10D AC", "QC KC QD KD QH KH JH"]
+    state = from_deal({"dealer": 2, "hands": hands, "talon": "10C AS 10S"}, ThousandOptions(bombs_per_game=0))
+    bots = [ThousandBot(seat, samples=4) for seat in range(3)]
+    for text in ("pass", "pass") if opening is None else (str(opening), "pass", "pass"):
+        state.apply(state.parse_action(text))
+    while not state.is_over():
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].choose(observe(state, seat), state.legal_actions()))
+    (row,) = _failures().deals(state)
+    (deal, score) = state.results[0]
+    assert (row["how"], row["hope"], row["bomb left"], row["bomb"]) == (how, hope, False, False)
+    assert row["made"] == score.made and deal.declarer == (0 if opening is None else 1)
+    groups = _failures().table([row])
+    assert groups["all"]["played"] == groups[how]["played"] == 1
+    assert groups[f"{how}, no bomb left"]["made"] == int(score.made)
