@@ -83,6 +83,22 @@ def test_a_wrong_entry_is_explained_and_asked_again() -> None:
     assert state == before  # nothing was played by the refused entries
 
 
+@pytest.mark.parametrize("first", [True, False])
+def test_the_trumps_are_said_once_when_a_deal_starts(first: bool) -> None:
+    # the deal's header names the trumps unless this seat's table view, which names them, follows at once
+    state = new_game(players=3, seed=3, scope="deal")
+    seat = state.current_player if first else (state.current_player or 0) + 1
+    assert seat is not None
+    out: list[str] = []
+    with pytest.raises(Quit):
+        play_match(
+            state, seat=seat, lang="en", bots=_bots(state, seat), read=lambda _: "quit", write=out.append
+        )
+    text = "\n".join(out)
+    assert "Deal 1" in text
+    assert text.count("each player has his own") == (1 if first else 2)
+
+
 def test_simulate_figures_are_deterministic_and_sane() -> None:
     first = simulate(BankOptions(), players=3, deals=200, seed=4)
     again = simulate(BankOptions(), players=3, deals=200, seed=4)

@@ -141,7 +141,8 @@ def play_match(
         view = observe(state, player)
         if view.deal != deal_shown and view.phase != "choose-trump":  # trumps chosen after the deal: then
             deal_shown = view.deal
-            write(deal_header(observe(state, seat), seat, lang))
+            # the trumps once: the table view says them when this seat moves at once
+            write(deal_header(observe(state, seat), seat, lang, trumps=player != seat))
         if player == seat:
             write(table_view(view, seat, lang, colour))
             action = ask(
@@ -216,12 +217,12 @@ _TRUMPS = {
 }
 
 
-def deal_header(view: BankObservation, seat: int, lang: Lang) -> str:
-    """The deal's first line: its number, the dealer and the trumps in words."""
+def deal_header(view: BankObservation, seat: int, lang: Lang, *, trumps: bool = True) -> str:
+    """The deal's first line: its number, the dealer and (``trumps``) the trumps in words."""
     dealer = seat_name(view.dealer, seat, lang)
     key = N_("bank.cli.deal_header.you") if view.dealer == seat else N_("bank.cli.deal_header")
     line = say(lang, key, deal=view.deal, dealer=dealer)
-    return f"\n— {line} · {trumps_line(view, seat, lang)}"
+    return f"\n— {line}" + (f" · {trumps_line(view, seat, lang)}" if trumps else "")
 
 
 def trumps_line(view: BankObservation, seat: int, lang: Lang) -> str:
