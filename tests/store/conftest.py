@@ -17,7 +17,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")  # starlette's TestClien
 import starlette.testclient  # noqa: E402, F401  # imported once here, where the filter holds
 
 # Not test modules: make_fixtures.py and make_revision_0002.py (they need the code of older commits) and
-# this file (--doctest-modules would import it as "conftest", a name tests/web/conftest.py has taken).
+# this file (--doctest-modules would import it as "conftest", a name tests/web/conftest.py may have taken).
 collect_ignore = ["fixtures/make_fixtures.py", "fixtures/make_revision_0002.py", "conftest.py"]
 
 

@@ -21,6 +21,10 @@ from web_helpers import CHROMIUM, CHROMIUM_ARGS, Server, app_client  # noqa: E40
 
 _DATABASES = itertools.count(1)
 
+# Not a test module: --doctest-modules would import this file as "conftest", a name another directory's
+# conftest.py may have taken first (`pytest tests/web tests/store` failed to collect).
+collect_ignore = ["conftest.py"]
+
 
 @pytest.fixture(scope="session")
 def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[services.Postgres]:
