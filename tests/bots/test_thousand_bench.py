@@ -16,9 +16,10 @@ from koloda.thousand.options import ThousandOptions
 from koloda.thousand.state import from_deal
 
 
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "thousand_bots.py"
-    spec = importlib.util.spec_from_file_location("koloda_thousand_bots_bench", path)
+def _bench(name: str = "thousand_bots") -> ModuleType:
+    """A script of bench/ as a module."""
+    path = Path(__file__).resolve().parents[2] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"koloda_bench_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -58,15 +59,6 @@ def test_double_dummy_tells_a_makeable_contract_from_a_hopeless_one(forced: str,
     assert _bench().double_dummy(state) == [makeable]
 
 
-def _failures() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "thousand_failures.py"
-    spec = importlib.util.spec_from_file_location("koloda_thousand_failures_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize(
     ("opening", "how", "hope"),
     [
@@ -84,10 +76,10 @@ def test_failures_tell_how_the_declarer_got_the_contract(opening: int | None, ho
         seat = state.current_player
         assert seat is not None
         state.apply(bots[seat].choose(observe(state, seat), state.legal_actions()))
-    (row,) = _failures().deals(state)
+    (row,) = _bench("thousand_failures").deals(state)
     (deal, score) = state.results[0]
     assert (row["how"], row["hope"], row["bomb left"], row["bomb"]) == (how, hope, False, False)
     assert row["made"] == score.made and deal.declarer == (0 if opening is None else 1)
-    groups = _failures().table([row])
+    groups = _bench("thousand_failures").table([row])
     assert groups["all"]["played"] == groups[how]["played"] == 1
     assert groups[f"{how}, no bomb left"]["made"] == int(score.made)
