@@ -50,31 +50,9 @@ BOTS = {
 PEOPLE = {"game": "bank", "players": 2, "seats": [{"name": "A"}, {"name": "B"}], "seed": 5}
 
 
-class Node:
-    def __init__(self, db: str, folder: Path, extra: list[str]) -> None:
-        self.port = services.free_port()
-        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port), "--db", db]
-        command += ["--bot-delay", "0.1", *extra]
-        self.log = (folder / f"node-{self.port}.log").open("ab")
-        env = {**os.environ, "KOLODA_DATA_DIR": str(folder)}
-        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        services.wait_port(self.port, 60)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
+class Node(services.Node):
     def ws(self, table_id: int) -> ClientConnection:
         return connect(f"ws://127.0.0.1:{self.port}/ws/{table_id}", open_timeout=30)
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def stop(self, kill: bool = False) -> None:
-        if self.alive():
-            self.process.kill() if kill else self.process.terminate()
-            self.process.wait(timeout=30)
-        self.log.close()
 
 
 def recv(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:
@@ -97,7 +75,7 @@ def versions(node: Node, ids: list[int]) -> list[dict[str, Any]]:
 def kill_one_node(folder: Path, tables: int) -> dict[str, Any]:
     postgres = services.Postgres(folder / "pg").start()
     redis = services.Redis(folder / "redis").start()
-    nodes = [Node(postgres.url(), folder, ["--redis", redis.url]) for _ in range(2)]
+    nodes = [Node(postgres.url(), folder, extra=["--redis", redis.url]) for _ in range(2)]
     try:
         a, b = nodes
         ids = [
@@ -203,7 +181,7 @@ def outage(node: Node, gone: Callable[[], None], back: Callable[[], None], secon
 def services_gone(folder: Path, seconds: float) -> dict[str, Any]:
     postgres = services.Postgres(folder / "pg2").start()
     redis = services.Redis(folder / "redis2").start()
-    nodes = [Node(postgres.url(), folder, ["--redis", redis.url]) for _ in range(2)]
+    nodes = [Node(postgres.url(), folder, extra=["--redis", redis.url]) for _ in range(2)]
     try:
         return {
             "redis": outage(nodes[0], redis.pause, lambda: redis.start(), seconds),
@@ -227,7 +205,7 @@ def full_disk(folder: Path) -> dict[str, Any]:
     db = disk / "full.sqlite3"
     node = None
     try:
-        node = Node(str(db), folder, [])
+        node = Node(str(db), folder)
         made = httpx.post(
             node.url + "/api/tables",
             json={"game": "thousand", "players": 3, "seed": 2, "seats": [{}, {}, {}]},

@@ -30,7 +30,6 @@ import os
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -57,31 +56,6 @@ class Figures:
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
-
-
-class Node:
-    """One ``koloda serve`` subprocess."""
-
-    def __init__(self, db: str, folder: Path, bot_delay: float, extra: list[str]) -> None:
-        self.port = services.free_port()
-        env = {**os.environ, "KOLODA_DATA_DIR": str(folder)}
-        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port), "--db", db]
-        command += ["--bot-delay", str(bot_delay), *extra]
-        self.log = (folder / f"node-{self.port}.log").open("ab")
-        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        services.wait_port(self.port, 60)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
 
 
 def tree(pid: int) -> list[int]:
@@ -400,7 +374,7 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     folder = Path(tempfile.mkdtemp(prefix="koloda-load-", dir=os.environ.get("KOLODA_BENCH_DIR")))
     started: list[Any] = []
-    nodes: list[Node] = []
+    nodes: list[services.Node] = []
     try:
         extra = [] if args.bot_workers is None else ["--bot-workers", str(args.bot_workers)]
         # every simulated player and spectator comes from 127.0.0.1: the limits per address would count
@@ -424,7 +398,7 @@ def main() -> int:
             args.db_kind = "postgresql on disk"
             db = postgres.url()
             extra += ["--redis", redis.url]
-        nodes = [Node(db, folder, args.bot_delay, extra) for _ in range(args.nodes)]
+        nodes = [services.Node(db, folder, bot_delay=args.bot_delay, extra=extra) for _ in range(args.nodes)]
         result = asyncio.run(run(args, [node.url for node in nodes], [n.process.pid for n in nodes]))
     finally:
         for node in nodes:

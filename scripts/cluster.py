@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,27 +27,6 @@ from websockets.sync.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import services
-
-
-class Node:
-    def __init__(self, db: str, redis: str, folder: Path) -> None:
-        self.port = services.free_port()
-        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port), "--db", db]
-        command += ["--redis", redis, "--bot-delay", "0.1"]
-        self.log = (folder / f"node-{self.port}.log").open("ab")
-        env = {**os.environ, "KOLODA_DATA_DIR": str(folder)}
-        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        services.wait_port(self.port, 60)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self, kill: bool = False) -> None:
-        if self.process.poll() is None:
-            self.process.kill() if kill else self.process.terminate()
-            self.process.wait(timeout=20)
-        self.log.close()
 
 
 def say(text: str) -> None:
@@ -65,7 +42,7 @@ def ws_url(url: str, table_id: int) -> str:
     return url.replace("http://", "ws://") + f"/ws/{table_id}"
 
 
-def check(front: str, nodes: list[Node]) -> None:
+def check(front: str, nodes: list[services.Node]) -> None:
     """What docs/deploy.md promises of many nodes, through the front and on each node."""
     games = httpx.get(front + "/api/games", timeout=20)
     assert games.status_code == 200, games.text
@@ -130,14 +107,14 @@ def main() -> int:
         return 2
     folder = Path(tempfile.mkdtemp(prefix="koloda-cluster-"))
     started: list[Any] = []
-    nodes: list[Node] = []
+    nodes: list[services.Node] = []
     try:
         postgres = services.Postgres(folder / "pg").start()
         started.append(postgres)
         redis = services.Redis(folder / "redis").start()
         started.append(redis)
         say(f"PostgreSQL on port {postgres.port}, Redis on port {redis.port}")
-        nodes = [Node(postgres.url(), redis.url, folder) for _ in range(2)]
+        nodes = [services.Node(postgres.url(), folder, extra=["--redis", redis.url]) for _ in range(2)]
         nginx = services.Nginx(folder / "nginx", [node.port for node in nodes]).start()
         started.append(nginx)
         say(f"nodes on ports {nodes[0].port} and {nodes[1].port}, nginx on {nginx.url}")

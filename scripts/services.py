@@ -1,4 +1,5 @@
-"""PostgreSQL, Redis and nginx from Debian's packages, started by hand on loopback in a folder of ours.
+"""PostgreSQL, Redis and nginx from Debian's packages, started by hand on loopback in a folder of ours, and
+koloda's own server beside them (:class:`Node`).
 
 The tests (the PostgreSQL store, many nodes, faults), ``scripts/cluster.py`` and ``bench/`` use these to
 run the servers a deployment of many nodes has (docs/deploy.md) on this machine: nothing is installed
@@ -15,8 +16,10 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 PG_BINS = [Path("/usr/lib/postgresql/15/bin"), Path("/usr/local/bin")]
@@ -232,3 +235,35 @@ class Nginx:
             if self.process.stderr is not None:
                 self.process.stderr.close()
             self.process = None
+
+
+class Node:
+    """``koloda serve`` in a subprocess on a free loopback port over ``db`` (a SQLite file or a database
+    URL), its log in ``folder``; ``extra``: more arguments (``--redis URL``: one node of many)."""
+
+    def __init__(self, db: str, folder: Path, *, bot_delay: float = 0.1, extra: Sequence[str] = ()) -> None:
+        self.port = free_port()
+        command = [sys.executable, "-m", "koloda", "serve", "--port", str(self.port), "--db", db]
+        command += ["--bot-delay", str(bot_delay), *extra]
+        self.log = (folder / f"node-{self.port}.log").open("ab")
+        env = {**os.environ, "KOLODA_DATA_DIR": str(folder)}
+        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_port(self.port, 60)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self, kill: bool = False) -> None:
+        """Stop it (``kill``: at once, as a crash would) and wait for it to end."""
+        if self.alive():
+            self.process.kill() if kill else self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
