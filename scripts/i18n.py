@@ -31,8 +31,9 @@ STATIC = PACKAGE / "web" / "static"
 DOMAIN = "koloda"
 LANGS = ("en", "ru")
 KEYWORDS = {"say": (2,), "Msg": (1,), "N_": (1,)}
-BROWSER = ("web.", "bank.bonus.")  # koloda.i18n.BROWSER: the keys the pages use
-WEB_KEY = re.compile(r"""["'`]((?:web|bank\.bonus)\.[\w.-]+)["'`]""")
+BROWSER = ("web.", "bank.bonus.", "option.")  # koloda.i18n.BROWSER: the keys the pages use
+_PREFIXES = "|".join(map(re.escape, BROWSER))
+WEB_KEY = re.compile(rf"""["'`]((?:{_PREFIXES})[\w.-]+)["'`]""")
 WIDTH = 110
 
 

@@ -38,8 +38,9 @@ Lang = Literal["ru", "en"]
 LANGS: tuple[Lang, ...] = ("ru", "en")
 
 DOMAIN = "koloda"
-#: The keys the web pages use (their prefixes): sent to the browser by :func:`words`.
-BROWSER = ("web.", "bank.bonus.")
+#: The keys the web pages use (their prefixes): sent to the browser by :func:`words`. ``option.`` holds the
+#: label and help of every game's options (koloda.options.OptionText), which the pages' forms show.
+BROWSER = ("web.", "bank.bonus.", "option.")
 
 
 class Msg:

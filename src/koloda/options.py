@@ -1,11 +1,12 @@
 """Variants are data: one frozen, validated options dataclass per game, with named presets.
 
 A game declares its options as a frozen dataclass deriving from :class:`Options`, one field per rule
-choice with the source text's default, a one-line comment per field, and ``PRESETS``. Values are
-checked against the field's annotation (``bool``, ``int``, ``str``, a ``Literal[...]`` of choices, a
-tuple of those); combinations are checked in the game's ``validate``. Nothing is ever silently dropped
-or reset: an unknown key, a wrong type or an impossible combination raises :class:`OptionsError` with a
-message that says what is wrong.
+choice with the source text's default, a one-line comment per field, ``PRESETS``, and ``TEXTS``: what
+a person reads about each field (its rule, the catalog keys of a label and a help: :class:`OptionText`).
+Values are checked against the field's annotation (``bool``, ``int``, ``str``, a ``Literal[...]`` of
+choices, a tuple of those); combinations are checked in the game's ``validate``. Nothing is ever silently
+dropped or reset: an unknown key, a wrong type or an impossible combination raises :class:`OptionsError`
+with a message that says what is wrong.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
@@ -37,11 +38,25 @@ from koloda.i18n import Msg
 
 
 @dataclasses.dataclass(frozen=True)
+class OptionText:
+    """What a person reads about one option: ``rule``, the ids of the rules in docs/rules/<game>.md it
+    belongs to (``"S7"``, ``"2.2, 7.8"``, ``"M16-M18"``), and the catalog keys of a short ``label`` and a
+    one-line ``help`` (under ``option.``, which the browser gets: koloda.i18n.BROWSER)."""
+
+    rule: str
+    label: str
+    help: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Options:
     """Base class of every game's options; subclasses are frozen dataclasses."""
 
     #: Named presets: name -> overrides of the defaults. ``"default"`` is always the defaults.
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    #: Each field's rule and words (a game's table names every field: tests/test_option_texts.py). The keys
+    #: are written out with ``N_`` so that the catalog's tools find them.
+    TEXTS: ClassVar[Mapping[str, OptionText]] = {}
 
     def __post_init__(self) -> None:
         hints = _hints(type(self))
@@ -116,20 +131,27 @@ class Options:
     def schema(cls) -> list[dict[str, Any]]:
         """Every option as data for a form (the web pages build their controls from it): ``name``, ``kind``
         (``choice``, ``bool``, ``int``, ``float``, ``text``, ``list``), ``choices`` of a choice, ``item`` (the
-        kind and choices of a list's items), ``nullable`` and ``default`` (as JSON).
+        kind and choices of a list's items), ``nullable`` and ``default`` (as JSON); and, where ``TEXTS``
+        names the field, its ``rule`` and the catalog keys of its ``label`` and ``help``.
 
         >>> @dataclasses.dataclass(frozen=True)
         ... class Demo(Options):
         ...     mode: Literal["a", "b"] = "a"
         ...     fines: tuple[int, ...] = (3,)
+        ...     TEXTS: ClassVar = {"mode": OptionText("S1", "option.demo.mode", "option.demo.mode.help")}
         >>> [(row["name"], row["kind"], row.get("choices"), row.get("item")) for row in Demo.schema()]
         [('mode', 'choice', ['a', 'b'], None), ('fines', 'list', None, {'kind': 'int'})]
+        >>> {key: Demo.schema()[0][key] for key in ("rule", "label", "help")}
+        {'rule': 'S1', 'label': 'option.demo.mode', 'help': 'option.demo.mode.help'}
         """
         hints = _hints(cls)
         rows = []
         for field in dataclasses.fields(cls):
             row: dict[str, Any] = {"name": field.name, **_kind(hints[field.name])}
             row["default"] = _to_json(field.default if field.default is not dataclasses.MISSING else None)
+            text = cls.TEXTS.get(field.name)
+            if text is not None:
+                row.update(rule=text.rule, label=text.label, help=text.help)
             rows.append(row)
         return rows
 

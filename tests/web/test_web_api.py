@@ -50,7 +50,8 @@ def test_the_lobby_form_gets_every_option_with_its_choices_and_each_presets_valu
     schema = {row["name"]: row for row in bank["schema"]}
     assert list(schema) == [field for field, _, _ in BankOptions.describe()]  # every option, the new ones too
     assert schema["eight_follow"] == {"name": "eight_follow", "kind": "choice", "choices": ["card", "any"],
-                                      "default": "card"}  # fmt: skip
+                                      "default": "card", "rule": "4.5", "label": "option.bank.eight_follow",
+                                      "help": "option.bank.eight_follow.help"}  # fmt: skip
     assert schema["first_dealer"]["nullable"] and schema["trump_suits"]["item"] == {"kind": "text"}
     assert bank["preset_values"]["literal"]["runs"] == "any-suits"
     assert set(bank["preset_values"]) == set(bank["presets"])

@@ -41,6 +41,9 @@ def test_the_browser_shows_the_servers_words_in_both_languages(server: Server, b
     try:
         page.goto(server.url + "/")
         page.wait_for_selector("#seats .seat-row")
+        page.select_option("#game", "thousand")
+        # a rule's control: its label and help in the page's language, its rule, the raw key as small code
+        bombs = ".option:has([data-option='bombs_per_game'])"
         for lang in LANGS:  # Russian first (the default), then English after a click on the switch
             if lang == "en":
                 page.click("#lang")
@@ -48,6 +51,11 @@ def test_the_browser_shows_the_servers_words_in_both_languages(server: Server, b
             assert page.text_content("h2") == say(lang, "web.newTable")
             assert page.text_content("#lang") == say(lang, "web.otherLang")
             assert page.evaluate("t('bank.bonus.7.3', {place: 2})") == say(lang, "bank.bonus.7.3", place=2)
+            label = page.text_content(f"{bombs} label")
+            assert label == f"{say(lang, 'option.thousand.bombs_per_game')} § S7 bombs_per_game", label
+            assert page.text_content(f"{bombs} .help") == say(lang, "option.thousand.bombs_per_game.help")
+        assert words("ru")["option.thousand.bombs_per_game"] == "Бомб за игру"
+        assert words("en")["option.thousand.bombs_per_game"] == "Bombs per game"
     finally:
         page.close()
 

@@ -18,8 +18,8 @@ from typing import Any, ClassVar, Literal
 
 from koloda.cards import Suit
 from koloda.errors import NotationError, OptionsError
-from koloda.i18n import Msg
-from koloda.options import Options
+from koloda.i18n import N_, Msg
+from koloda.options import Options, OptionText
 
 FIXED_PENALTIES = (15, 23, 31, 40, 48, 56)
 PER_CARD_PENALTIES = (3, 6)
@@ -133,6 +133,77 @@ class BankOptions(Options):
         },
         # points in hand are neither counted nor fined (the text's first rule)
         "no-penalty": {"penalty": "none"},
+    }
+
+    #: Each option's rule (docs/rules/bank.md) and the catalog keys of its label and help.
+    TEXTS: ClassVar[Mapping[str, OptionText]] = {
+        "first_dealer": OptionText(
+            "2.1", N_("option.bank.first_dealer"), N_("option.bank.first_dealer.help")
+        ),
+        "next_dealer": OptionText("2.2", N_("option.bank.next_dealer"), N_("option.bank.next_dealer.help")),
+        "trumps": OptionText("3.1", N_("option.bank.trumps"), N_("option.bank.trumps.help")),
+        "trump_suits": OptionText(
+            "3.2-3.4", N_("option.bank.trump_suits"), N_("option.bank.trump_suits.help")
+        ),
+        "trump_choice": OptionText(
+            "3.2", N_("option.bank.trump_choice"), N_("option.bank.trump_choice.help")
+        ),
+        "two_trumps_cover": OptionText(
+            "3.3", N_("option.bank.two_trumps_cover"), N_("option.bank.two_trumps_cover.help")
+        ),
+        "opening": OptionText("4.2", N_("option.bank.opening"), N_("option.bank.opening.help")),
+        "eight_then": OptionText("4.5", N_("option.bank.eight_then"), N_("option.bank.eight_then.help")),
+        "eight_follow": OptionText(
+            "4.5", N_("option.bank.eight_follow"), N_("option.bank.eight_follow.help")
+        ),
+        "eight_opening": OptionText(
+            "4.5", N_("option.bank.eight_opening"), N_("option.bank.eight_opening.help")
+        ),
+        "four_extra_move": OptionText(
+            "4.6", N_("option.bank.four_extra_move"), N_("option.bank.four_extra_move.help")
+        ),
+        "runs": OptionText("4.7", N_("option.bank.runs"), N_("option.bank.runs.help")),
+        "run_extra_move": OptionText(
+            "4.7", N_("option.bank.run_extra_move"), N_("option.bank.run_extra_move.help")
+        ),
+        "run_extra": OptionText("4.7", N_("option.bank.run_extra"), N_("option.bank.run_extra.help")),
+        "seven": OptionText("4.8", N_("option.bank.seven"), N_("option.bank.seven.help")),
+        "seven_captured": OptionText(
+            "4.8", N_("option.bank.seven_captured"), N_("option.bank.seven_captured.help")
+        ),
+        "after_capture": OptionText(
+            "5.3", N_("option.bank.after_capture"), N_("option.bank.after_capture.help")
+        ),
+        "four_kings": OptionText("5.4", N_("option.bank.four_kings"), N_("option.bank.four_kings.help")),
+        "four_kings_capture": OptionText(
+            "5.4", N_("option.bank.four_kings_capture"), N_("option.bank.four_kings_capture.help")
+        ),
+        "trump_king_alone": OptionText(
+            "5.5", N_("option.bank.trump_king_alone"), N_("option.bank.trump_king_alone.help")
+        ),
+        "out_players_take": OptionText(
+            "5.6", N_("option.bank.out_players_take"), N_("option.bank.out_players_take.help")
+        ),
+        "leftover_bank": OptionText(
+            "6.3", N_("option.bank.leftover_bank"), N_("option.bank.leftover_bank.help")
+        ),
+        "penalty": OptionText("7.6", N_("option.bank.penalty"), N_("option.bank.penalty.help")),
+        "fine": OptionText("7.7", N_("option.bank.fine"), N_("option.bank.fine.help")),
+        "penalty_fixed": OptionText(
+            "7.7", N_("option.bank.penalty_fixed"), N_("option.bank.penalty_fixed.help")
+        ),
+        "penalty_per_card": OptionText(
+            "7.7", N_("option.bank.penalty_per_card"), N_("option.bank.penalty_per_card.help")
+        ),
+        "penalty_who": OptionText("7.8", N_("option.bank.penalty_who"), N_("option.bank.penalty_who.help")),
+        "loser": OptionText("2.2, 7.8", N_("option.bank.loser"), N_("option.bank.loser.help")),
+        "stuck_loser": OptionText(
+            "2.2, 7.8", N_("option.bank.stuck_loser"), N_("option.bank.stuck_loser.help")
+        ),
+        "target": OptionText("8.1", N_("option.bank.target"), N_("option.bank.target.help")),
+        "tie": OptionText("8.2", N_("option.bank.tie"), N_("option.bank.tie.help")),
+        "tie_dealer": OptionText("8.2", N_("option.bank.tie_dealer"), N_("option.bank.tie_dealer.help")),
+        "max_deals": OptionText("8.3", N_("option.bank.max_deals"), N_("option.bank.max_deals.help")),
     }
 
     def validate(self) -> None:

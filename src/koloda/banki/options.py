@@ -17,11 +17,13 @@ koloda.errors.OptionsError: tag_means needs one entry per rank (10), not 1
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from koloda.errors import OptionsError
-from koloda.options import Options
+from koloda.i18n import N_
+from koloda.options import Options, OptionText
 
 MOSCOW_RANKS = (
     "private",
@@ -121,6 +123,42 @@ class BankiOptions(Options):
             "fetch_others_ranks": (),
             "never_drive_ranks": (),
         },
+    }
+
+    #: Each option's rule (docs/rules/banki.md) and the catalog keys of its label and help.
+    TEXTS: ClassVar[Mapping[str, OptionText]] = {
+        "style": OptionText("M4, C4", N_("option.banki.style"), N_("option.banki.style.help")),
+        "ranks": OptionText("M14, C2", N_("option.banki.ranks"), N_("option.banki.ranks.help")),
+        "lines": OptionText("M2, C2", N_("option.banki.lines"), N_("option.banki.lines.help")),
+        "spear_ranks": OptionText("M15", N_("option.banki.spear_ranks"), N_("option.banki.spear_ranks.help")),
+        "spear_jump": OptionText("M15", N_("option.banki.spear_jump"), N_("option.banki.spear_jump.help")),
+        "tag_means": OptionText(
+            "G3, M16-M18", N_("option.banki.tag_means"), N_("option.banki.tag_means.help")
+        ),
+        "tag_parts": OptionText("G3", N_("option.banki.tag_parts"), N_("option.banki.tag_parts.help")),
+        "no_knock_ranks": OptionText(
+            "M18", N_("option.banki.no_knock_ranks"), N_("option.banki.no_knock_ranks.help")
+        ),
+        "fetch_others_ranks": OptionText(
+            "M12, M18", N_("option.banki.fetch_others_ranks"), N_("option.banki.fetch_others_ranks.help")
+        ),
+        "never_drive_ranks": OptionText(
+            "M18", N_("option.banki.never_drive_ranks"), N_("option.banki.never_drive_ranks.help")
+        ),
+        "first_driver": OptionText(
+            "G2, C1", N_("option.banki.first_driver"), N_("option.banki.first_driver.help")
+        ),
+        "crossed_sticks": OptionText(
+            "G7", N_("option.banki.crossed_sticks"), N_("option.banki.crossed_sticks.help")
+        ),
+        "snatch_promotes": OptionText(
+            "C8", N_("option.banki.snatch_promotes"), N_("option.banki.snatch_promotes.help")
+        ),
+        "winner_orders": OptionText(
+            "C10", N_("option.banki.winner_orders"), N_("option.banki.winner_orders.help")
+        ),
+        "min_players": OptionText("G1", N_("option.banki.min_players"), N_("option.banki.min_players.help")),
+        "max_players": OptionText("G1", N_("option.banki.max_players"), N_("option.banki.max_players.help")),
     }
 
     def validate(self) -> None:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal
 
 from koloda.errors import OptionsError
 from koloda.i18n import N_, Msg
-from koloda.options import Options
+from koloda.options import Options, OptionText
 
 Rounding = Literal["home", "tournament", "russian"]
 Rule800 = Literal["home", "tournament", "off"]
@@ -131,6 +131,86 @@ class ThousandOptions(Options):
     show_past_tricks: bool = True  # G15: views show every finished trick, else only the last one
     sitting_scores: SittingScores = "talon"  # G2: 4 players: the sitting dealer's points from the talon
     max_deals: int | None = None  # G16 (koloda): the game ends after this many deals; None: at the target
+
+    #: Each option's rule (docs/rules/thousand.md) and the catalog keys of its label and help.
+    TEXTS: ClassVar[Mapping[str, OptionText]] = {
+        "target": OptionText("S8", N_("option.thousand.target"), N_("option.thousand.target.help")),
+        "defender_cap": OptionText(
+            "S9", N_("option.thousand.defender_cap"), N_("option.thousand.defender_cap.help")
+        ),
+        "rounding": OptionText("S4", N_("option.thousand.rounding"), N_("option.thousand.rounding.help")),
+        "rule_800": OptionText("S5", N_("option.thousand.rule_800"), N_("option.thousand.rule_800.help")),
+        "threshold_800": OptionText(
+            "S5", N_("option.thousand.threshold_800"), N_("option.thousand.threshold_800.help")
+        ),
+        "barrel": OptionText("S6", N_("option.thousand.barrel"), N_("option.thousand.barrel.help")),
+        "barrel_threshold": OptionText(
+            "S6", N_("option.thousand.barrel_threshold"), N_("option.thousand.barrel_threshold.help")
+        ),
+        "barrel_deals": OptionText(
+            "S6", N_("option.thousand.barrel_deals"), N_("option.thousand.barrel_deals.help")
+        ),
+        "barrel_fall": OptionText(
+            "S6", N_("option.thousand.barrel_fall"), N_("option.thousand.barrel_fall.help")
+        ),
+        "barrel_failed": OptionText(
+            "S6", N_("option.thousand.barrel_failed"), N_("option.thousand.barrel_failed.help")
+        ),
+        "bomb_points": OptionText(
+            "S7", N_("option.thousand.bomb_points"), N_("option.thousand.bomb_points.help")
+        ),
+        "bombs_per_game": OptionText(
+            "S7", N_("option.thousand.bombs_per_game"), N_("option.thousand.bombs_per_game.help")
+        ),
+        "bid_step": OptionText("S2", N_("option.thousand.bid_step"), N_("option.thousand.bid_step.help")),
+        "min_bid": OptionText("S2", N_("option.thousand.min_bid"), N_("option.thousand.min_bid.help")),
+        "sitting_as_defender": OptionText(
+            "S10", N_("option.thousand.sitting_as_defender"), N_("option.thousand.sitting_as_defender.help")
+        ),
+        "bolts": OptionText("S11", N_("option.thousand.bolts"), N_("option.thousand.bolts.help")),
+        "bolt_penalty": OptionText(
+            "S11", N_("option.thousand.bolt_penalty"), N_("option.thousand.bolt_penalty.help")
+        ),
+        "dump": OptionText("S12", N_("option.thousand.dump"), N_("option.thousand.dump.help")),
+        "barrel_fall_reset": OptionText(
+            "S13", N_("option.thousand.barrel_fall_reset"), N_("option.thousand.barrel_fall_reset.help")
+        ),
+        "redeal_four_nines": OptionText(
+            "G4", N_("option.thousand.redeal_four_nines"), N_("option.thousand.redeal_four_nines.help")
+        ),
+        "redeal_hand_under": OptionText(
+            "G4", N_("option.thousand.redeal_hand_under"), N_("option.thousand.redeal_hand_under.help")
+        ),
+        "redeal_talon_under": OptionText(
+            "G4", N_("option.thousand.redeal_talon_under"), N_("option.thousand.redeal_talon_under.help")
+        ),
+        "redeal_talon_two_nines": OptionText(
+            "G4",
+            N_("option.thousand.redeal_talon_two_nines"),
+            N_("option.thousand.redeal_talon_two_nines.help"),
+        ),
+        "bid_cap": OptionText("G6", N_("option.thousand.bid_cap"), N_("option.thousand.bid_cap.help")),
+        "talon_hidden_at_100": OptionText(
+            "G7", N_("option.thousand.talon_hidden_at_100"), N_("option.thousand.talon_hidden_at_100.help")
+        ),
+        "must_beat": OptionText("G12", N_("option.thousand.must_beat"), N_("option.thousand.must_beat.help")),
+        "marriage_needs_trick": OptionText(
+            "G9", N_("option.thousand.marriage_needs_trick"), N_("option.thousand.marriage_needs_trick.help")
+        ),
+        "marriage_optional": OptionText(
+            "G9", N_("option.thousand.marriage_optional"), N_("option.thousand.marriage_optional.help")
+        ),
+        "ace_marriage": OptionText(
+            "G10", N_("option.thousand.ace_marriage"), N_("option.thousand.ace_marriage.help")
+        ),
+        "show_past_tricks": OptionText(
+            "G15", N_("option.thousand.show_past_tricks"), N_("option.thousand.show_past_tricks.help")
+        ),
+        "sitting_scores": OptionText(
+            "G2", N_("option.thousand.sitting_scores"), N_("option.thousand.sitting_scores.help")
+        ),
+        "max_deals": OptionText("G16", N_("option.thousand.max_deals"), N_("option.thousand.max_deals.help")),
+    }
 
     def _validate_game(self) -> None:
         """G4: redeal thresholds that would void most deals are refused."""

@@ -258,7 +258,9 @@ async function api(method, path, body) {
 }
 
 // A form with one control per option of a game (its `schema` from the server: koloda.options.Options.schema):
-// a list of choices, a box, a number, or a comma-separated list. `fill(values)` shows a preset's values;
+// a list of choices, a box, a number, or a comma-separated list, each under its label in the page's language
+// with its rule and, smaller, the key the API and the terminal take, and its help below it (the catalog's
+// words, marked data-i18n so that the language switch redraws them). `fill(values)` shows a preset's values;
 // `changes()` gives the options that differ from them, as the API takes them.
 function optionsForm(box, schema) {
   let shown = {};
@@ -274,7 +276,11 @@ function optionsForm(box, schema) {
       input = el("input", { type: "text", size: "28", autocapitalize: "none" });
     }
     input.dataset.option = row.name;
-    box.append(el("label", { class: "option" }, el("code", {}, row.name), " ", input));
+    const name = row.label
+      ? [el("span", { dataset: { i18n: row.label } }, t(row.label)), " ", el("span", { class: "rule" }, `§ ${row.rule}`), " ", el("code", {}, row.name)]
+      : [el("code", {}, row.name)];
+    const help = row.help ? el("small", { class: "help", dataset: { i18n: row.help } }, t(row.help)) : null;
+    box.append(el("div", { class: "option" }, el("label", {}, el("span", {}, ...name), input), help));
     return { row, input };
   });
   const read = ({ row, input }) => {
