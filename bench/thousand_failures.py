@@ -37,8 +37,6 @@ from thousand_bots import start_of
 def deals(final: ThousandState) -> list[dict[str, object]]:
     """One row per deal of a game: how its declarer got the contract, and its outcome."""
     game = start_of(final)
-    limit = final.options.bombs_per_game
-    bombs = [0] * final.players
     rows: list[dict[str, object]] = []
     bidders: list[int] = []
     opener_hand = 0
@@ -67,13 +65,11 @@ def deals(final: ThousandState) -> list[dict[str, object]]:
                     hope = "ace, no marriage" if opener_hand & ALL_ACES else "neither"
             row = {
                 "how": how,
-                "bomb left": limit is None or bombs[seat] < limit,
+                "bomb left": game.book.bomb_allowed(seat),
                 "hope": hope,
                 "800+": game.book.totals[seat] >= final.options.threshold_800,
                 "bomb": action == BOMB,
             }
-            bombs[seat] += action == BOMB
-            bidders = []
         before = len(game.results)
         game.apply(action)
         if len(game.results) > before:
