@@ -18,6 +18,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from koloda.bots.thousand_eval import gift_pairs
@@ -26,7 +27,7 @@ from koloda.thousand import solver
 from koloda.thousand.actions import BOMB, GIVE, action_bid
 from koloda.thousand.deal import NEXT
 from koloda.thousand.options import ThousandOptions
-from koloda.thousand.state import replay
+from koloda.thousand.state import ThousandState, replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from thousand_bots import start_of
@@ -47,6 +48,29 @@ def gift_makes(
     return makes(ten & ~(1 << a) & ~(1 << b), one | 1 << a, two | 1 << b, bid, options)
 
 
+def _verdicts(
+    game: ThousandState, actions: Sequence[int], pairs: int, worlds: int, rng: random.Random
+) -> tuple[bool, bool]:
+    """At the declarer's gifts: whether the pair he gave, and the pair the chooser keeps, make the contract
+    he then named (``actions``: the two gifts and the contract)."""
+    seat = game.current_player
+    assert seat is not None
+    one = NEXT[game.players, game.dealer][seat]
+    two = NEXT[game.players, game.dealer][one]
+    ten, bid, options = game.hands[seat], action_bid(actions[2]), game.options
+    played = ((actions[0] - GIVE) // 2, (actions[1] - GIVE) // 2)
+    candidates = {played} | {p for a, b in gift_pairs(ten, 45)[:pairs] for p in ((a, b), (b, a))}
+    unseen = [c for c in range(24) if not ten >> c & 1]
+    sampled = []
+    for _ in range(worlds):
+        rng.shuffle(unseen)
+        sampled.append((sum(1 << c for c in unseen[:7]), sum(1 << c for c in unseen[7:])))
+    count = {p: sum(gift_makes(ten, p, w1, w2, bid, options) for w1, w2 in sampled) for p in candidates}
+    chosen = max((count[p], p == played, p) for p in candidates)[2]
+    real = (game.hands[one], game.hands[two])
+    return gift_makes(ten, played, *real, bid, options), gift_makes(ten, chosen, *real, bid, options)
+
+
 def contracts(path: Path, pairs: int, worlds: int, rng: random.Random) -> list[tuple[bool, bool]]:
     """Per contract of a recorded game: (the pair played makes it, the pair the chooser keeps makes it)."""
     final = replay(GameRecord.load(path, game="thousand"))
@@ -59,30 +83,8 @@ def contracts(path: Path, pairs: int, worlds: int, rng: random.Random) -> list[t
             game.apply(history[i])
             i += 1
             continue
-        if history[i + 2] == BOMB:  # two gifts, then the bomb: no contract to make
-            for action in history[i : i + 3]:
-                game.apply(action)
-            i += 3
-            continue
-        seat = game.current_player
-        assert seat is not None
-        one = NEXT[game.players, game.dealer][seat]
-        two = NEXT[game.players, game.dealer][one]
-        ten, bid, options = game.hands[seat], action_bid(history[i + 2]), game.options
-        played = ((history[i] - GIVE) // 2, (history[i + 1] - GIVE) // 2)
-        candidates = {played} | {p for a, b in gift_pairs(ten, 45)[:pairs] for p in ((a, b), (b, a))}
-        unseen = [c for c in range(24) if not ten >> c & 1]
-        sampled = []
-        for _ in range(worlds):
-            rng.shuffle(unseen)
-            sampled.append((sum(1 << c for c in unseen[:7]), sum(1 << c for c in unseen[7:])))
-
-        count = {p: sum(gift_makes(ten, p, w1, w2, bid, options) for w1, w2 in sampled) for p in candidates}
-        chosen = max((count[p], p == played, p) for p in candidates)[2]
-        real = (game.hands[one], game.hands[two])
-        out.append(
-            (gift_makes(ten, played, *real, bid, options), gift_makes(ten, chosen, *real, bid, options))
-        )
+        if history[i + 2] != BOMB:  # two gifts, then the contract (after a bomb there is none to make)
+            out.append(_verdicts(game, history[i : i + 3], pairs, worlds, rng))
         for action in history[i : i + 3]:
             game.apply(action)
         i += 3
