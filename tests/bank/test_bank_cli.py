@@ -87,7 +87,7 @@ def test_a_wrong_entry_is_explained_and_asked_again() -> None:
 def test_the_trumps_are_said_once_when_a_deal_starts(first: bool) -> None:
     # the deal's header names the trumps unless this seat's table view, which names them, follows at once
     state = new_game(players=3, seed=3, scope="deal")
-    seat = state.current_player if first else (state.current_player or 0) + 1
+    seat = state.current_player if first else ((state.current_player or 0) + 1) % state.players
     assert seat is not None
     out: list[str] = []
     with pytest.raises(Quit):
