@@ -83,6 +83,7 @@ def test_the_referee_page_on_a_phone(server: Server, browser: Any) -> None:
         page.click("#send")
         page.wait_for_function("() => document.body.dataset.events === '1'")
         page.click("button.chip[data-word='kick']")
+        page.evaluate("render()")  # the server's answer may redraw the page between two taps: they stay
         page.click("button.chip[data-word='Боря']")
         page.click("button.chip[data-template='kick Боря']")
         page.fill("#event", "пинок Боря 5.5")  # or typed

@@ -130,7 +130,10 @@ function render() {
   document.getElementById("history").replaceChildren(...text.history.map((line, index) =>
     el("li", index >= sent ? { class: "pending", title: t("web.notSent") } : {}, line)));
   document.getElementById("undo").disabled = game.view.history.length === 0 && !pending.length;
-  path = [];
+  // The words tapped so far stay while they still start an event: the server's answer to the last event
+  // often arrives between two taps of the next one.
+  const fits = (text) => text === path.join(" ") || text.startsWith(path.join(" ") + " ");
+  while (path.length && !game.suggestions.some(fits) && !game.templates.some(fits)) path.pop();
   renderChips();
   document.body.dataset.events = game.view.history.length;
 }
@@ -182,6 +185,7 @@ async function enter(text) {
   const shown = state.history.length;
   await Offline.add(TARGET, { event: text }, { seq: shown, event: shown ? RULES.banki.eventText(state.history[shown - 1]) : text });
   document.getElementById("event").value = "";
+  path = [];
   await refresh();
   await send();
 }
