@@ -210,6 +210,25 @@ def sheet_rows(page: Any) -> list[list[str]]:
     ]
 
 
+def test_the_new_sheet_form_names_each_option(server: Server, page: Any) -> None:
+    """The sheet's options are controls with their names, rules and help, as the lobby's (not key=value
+    lines); a preset fills them and what differs from it reaches the sheet."""
+    page.goto(server.url + "/sheet")
+    page.wait_for_selector("#sheet-options [data-option='rounding']", state="attached")
+    assert page.is_enabled("#start")
+    page.click("#sheet-options >> xpath=..")  # open the details
+    assert "§ S4" in page.text_content("#sheet-options")
+    page.select_option("#sheet-preset", "tournament")
+    assert page.input_value("[data-option='rounding']") == '"tournament"'
+    page.select_option("[data-option='rounding']", '"russian"')
+    page.fill("#names", "Аня, Боря, Вера")
+    page.click("#start")
+    page.wait_for_url("**/sheet/*")
+    sheet = page.url.rsplit("/", 1)[1]
+    options = httpx.get(f"{server.url}/api/sheets/{sheet}", timeout=10).json()["source"]["options"]
+    assert options["rounding"] == "russian" and options["rule_800"] == "tournament"
+
+
 def test_three_deal_score_sheet_matches_the_seeds_table(server: Server, page: Any) -> None:
     page.goto(server.url + "/sheet")
     page.fill("#names", "Аня, Боря, Вера")

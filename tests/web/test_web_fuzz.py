@@ -63,6 +63,7 @@ GETS: list[tuple[str, dict[str, str]]] = [
     ("/api/tables", {}),
     ("/api/tables/1", {}),
     ("/api/sheets", {}),
+    ("/api/sheets/options", {}),
     ("/api/sheets/1", {}),
     ("/api/sheets/1/export/md", {"lang": "en"}),
     ("/api/sheets/1/export/csv", {"lang": "ru"}),

@@ -45,6 +45,24 @@ def test_deals_are_scored_stored_undone_and_exported(client: TestClient) -> None
     assert [s["deals"] for s in client.get("/api/sheets").json()] == [2]
 
 
+def test_the_new_sheet_form_offers_the_options_the_scoring_reads(client: TestClient) -> None:
+    """The form's options are the scoring's (rules S1-S13, and G10's ace marriage): a play-only option
+    (must-beat, the redeals) is not asked on a sheet of real cards; the sheet still takes one."""
+    offer = client.get("/api/sheets/options").json()
+    assert offer["presets"] == ["home", "tournament", "russian"]
+    names = [row["name"] for row in offer["schema"]]
+    assert {"rounding", "rule_800", "barrel", "bombs_per_game", "bid_step", "ace_marriage"} <= set(names)
+    assert not {"must_beat", "redeal_four_nines", "max_deals"} & set(names)
+    assert all(
+        row["label"] and (row["rule"].startswith("S") or row["rule"] == "G10") for row in offer["schema"]
+    )
+    assert offer["preset_values"]["tournament"]["rounding"] == "tournament"
+    made = client.post(
+        "/api/sheets", json={"players": ["Аня", "Боря", "Вера"], "options": {"must_beat": "led"}}
+    )
+    assert made.status_code == 201 and made.json()["source"]["options"]["must_beat"] == "led"
+
+
 def test_the_barrel_is_drawn_when_the_rules_have_it(client: TestClient) -> None:
     sheet = client.get(f"/api/sheets/{new_sheet(client, 'russian')}").json()
     assert sheet["chart"]["barrel"] == 880 and sheet["chart"]["line_800"] is None  # russian: no 800 rule

@@ -269,6 +269,10 @@ def create_app(
             ]
         )
 
+    async def sheet_options(request: Request) -> Response:
+        _query(request, NoQuery)
+        return JSONResponse(sheets.options_json())
+
     async def sheet(request: Request) -> Response:
         _query(request, NoQuery)
         sheet_id = _id(request.path_params["id"], "unknown_sheet")
@@ -370,6 +374,7 @@ def create_app(
         Route("/api/tables/{id}/join", join, methods=["POST"]),
         Route("/api/tables/{id}/analysis", analysis, methods=["POST"]),
         Route("/api/sheets", sheet_list, methods=["GET", "POST"]),
+        Route("/api/sheets/options", sheet_options),
         Route("/api/sheets/{id}", sheet),
         Route("/api/sheets/{id}/{action:str}", sheet, methods=["POST"]),
         Route("/api/sheets/{id}/export/{fmt}", export),

@@ -32,6 +32,21 @@ LOG = logging.getLogger("koloda.web")
 FORMATS = {"md": "text/markdown", "csv": "text/csv", "jsonl": "application/jsonl"}
 
 
+def options_json() -> dict[str, Any]:
+    """``GET /api/sheets/options``: what the new-sheet form offers: the options the scoring reads (the S
+    rules, and G10's ace marriage, which lets a deal hold a marriage of 200; the others change only the
+    play, and a sheet still takes them), each preset's values."""
+    return {
+        "presets": [name for name in ThousandOptions.preset_names() if name != "default"],  # = home
+        "preset_values": ThousandOptions.preset_values(),
+        "schema": [
+            row
+            for row in ThousandOptions.schema()
+            if row["rule"].startswith("S") or row["name"] == "ace_marriage"
+        ],
+    }
+
+
 def create_sheet(store: Store, request: NewSheet) -> int:
     """A new sheet from ``{"players": [...], "preset": "home", "options": {...}}``."""
     try:

@@ -40,6 +40,7 @@ async function showForm() {
   FORM = optionsForm(document.getElementById("banki-options"), OPTIONS.schema);
   FORM.fill(OPTIONS.preset_values[preset.value]);
   preset.addEventListener("change", () => FORM.fill(OPTIONS.preset_values[preset.value]));
+  document.getElementById("start").disabled = false;  // the form is whole (it stays off offline)
 }
 
 async function createGame(event) {

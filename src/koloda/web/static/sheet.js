@@ -15,19 +15,8 @@ let sheet = null;    // what is shown: the server's sheet with the pending deals
 const RETRY_MS = 3000;  // a sending that found no answer is tried again after this long
 let retry = null;
 let notices = [];    // what the last sending changed, for the person to read
-
-function parseOptions(text) {
-  const options = {};
-  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
-    const at = line.indexOf("=");
-    if (at < 0) throw { message: `${line}: key=value` };
-    const raw = line.slice(at + 1).trim();
-    let value;
-    try { value = JSON.parse(raw); } catch { value = raw; }
-    options[line.slice(0, at).trim()] = value;
-  }
-  return options;
-}
+let OPTIONS = null;  // what the new-sheet form offers (GET /api/sheets/options)
+let FORM = null;
 
 async function showList() {
   document.getElementById("list-view").classList.remove("hidden");
@@ -43,13 +32,25 @@ async function showList() {
     el("li", {}, el("a", { href: `/sheet/${s.id}` }, `#${s.id}: ${s.players.join(", ")}`), el("span", { class: "muted" }, `${s.deals} ${t("web.deals")}`))));
 }
 
+// The new-sheet form: a preset, and a control for each option the scoring reads, named and explained
+// (common.js optionsForm); what differs from the preset is sent.
+async function showForm() {
+  OPTIONS = await api("GET", "/api/sheets/options");
+  const preset = document.getElementById("sheet-preset");
+  preset.replaceChildren(...OPTIONS.presets.map((name) => el("option", { value: name }, presetText(name))));
+  FORM = optionsForm(document.getElementById("sheet-options"), OPTIONS.schema);
+  FORM.fill(OPTIONS.preset_values[preset.value]);
+  preset.addEventListener("change", () => FORM.fill(OPTIONS.preset_values[preset.value]));
+  document.getElementById("start").disabled = false;  // the form is whole (it stays off offline)
+}
+
 async function createSheet(event) {
   event.preventDefault();
   try {
     const players = document.getElementById("names").value.split(",").map((n) => n.trim()).filter(Boolean);
     const made = await api("POST", "/api/sheets", {
       players, preset: document.getElementById("sheet-preset").value,
-      options: parseOptions(document.getElementById("sheet-options").value),
+      options: FORM ? FORM.changes() : {},
     });
     window.location.href = `/sheet/${made.id}`;
   } catch (e) {
@@ -218,6 +219,11 @@ async function start() {
   langSwitch(() => { presetLabels(); if (sheet) refresh(); else showList(); });
   if (!SHEET_ID) {
     document.getElementById("new-sheet").addEventListener("submit", createSheet);
+    try {
+      await showForm();
+    } catch (e) {  // no network: a new sheet needs the server
+      document.getElementById("new-error").textContent = errorText(e);
+    }
     showList();
     return;
   }
