@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -119,8 +120,11 @@ def test_every_event_kind_has_a_stage_and_every_message_both_languages() -> None
     ],
 )
 def test_bad_options_are_refused_with_the_reason(mapping: dict[str, object], complaint: str) -> None:
-    with pytest.raises(OptionsError, match=complaint):
+    with pytest.raises(OptionsError, match=complaint) as refused:
         BankiOptions.from_mapping(mapping)
+    # the referee's phone says it in Russian too: a catalog message, not an English sentence
+    assert refused.value.msg is not None
+    assert re.search("[а-я]", refused.value.msg.text("ru"))
 
 
 def test_presets_round_trip_and_unknown_presets_are_named() -> None:

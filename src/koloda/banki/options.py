@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from koloda.errors import OptionsError
-from koloda.i18n import N_
+from koloda.i18n import N_, Msg
 from koloda.options import Options, OptionText
 
 MOSCOW_RANKS = (
@@ -164,48 +164,60 @@ class BankiOptions(Options):
     def validate(self) -> None:
         ranks = self.ranks
         if len(ranks) < 2:
-            raise OptionsError(f"ranks must name at least two ranks (a start and a goal), not {list(ranks)}")
+            raise OptionsError(Msg("banki.options.ranks_few", ranks=list(ranks)))
         for rank in ranks:
             if not _RANK_ID.match(rank):
-                raise OptionsError(f"rank {rank!r} must be a lower-case word (letters, digits, '_', '-')")
+                raise OptionsError(Msg("banki.options.rank_word", rank=repr(rank)))
         if len(set(ranks)) != len(ranks):
-            raise OptionsError(f"ranks must be different from each other: {list(ranks)}")
+            raise OptionsError(Msg("banki.options.ranks_same", ranks=list(ranks)))
         for name in ("lines", "tag_means", "tag_parts"):
             values = getattr(self, name)
             if len(values) != len(ranks):
-                raise OptionsError(f"{name} needs one entry per rank ({len(ranks)}), not {len(values)}")
+                raise OptionsError(
+                    Msg("banki.options.per_rank", name=name, ranks=len(ranks), count=len(values))
+                )
         if any(line <= 0 for line in self.lines):
-            raise OptionsError(f"every line must be a positive distance in metres: {list(self.lines)}")
+            raise OptionsError(Msg("banki.options.lines_positive", lines=list(self.lines)))
         if any(near >= far for far, near in zip(self.lines, self.lines[1:], strict=False)):
-            raise OptionsError(f"each rank's line must be closer than the one before: {list(self.lines)}")
+            raise OptionsError(Msg("banki.options.lines_closer", lines=list(self.lines)))
         for name, allowed in (("tag_means", TAG_MEANS), ("tag_parts", TAG_PARTS)):
             for rank, value in zip(ranks, getattr(self, name), strict=True):
                 if value not in allowed:
                     raise OptionsError(
-                        f"{name} of rank {rank!r} is {value!r}; expected one of {', '.join(allowed)}"
+                        Msg(
+                            "banki.options.tag_value",
+                            name=name,
+                            rank=repr(rank),
+                            value=repr(value),
+                            allowed=", ".join(allowed),
+                        )
                     )
         for name in ("spear_ranks", "no_knock_ranks", "fetch_others_ranks", "never_drive_ranks"):
             for rank in getattr(self, name):
                 if rank not in ranks:
-                    raise OptionsError(f"{name} names {rank!r}, which is not a rank: {', '.join(ranks)}")
+                    raise OptionsError(
+                        Msg("banki.options.not_a_rank", name=name, rank=repr(rank), ranks=", ".join(ranks))
+                    )
         for rank in self.never_drive_ranks:
             means = self.tag_means[ranks.index(rank)]
             if means != "none":
                 raise OptionsError(
-                    f"never_drive_ranks names {rank!r}, whose tag_means is {means!r}: a rank that may not be "
-                    f"made the driver may not be tagged either (rule M18)"
+                    Msg("banki.options.never_drive_tagged", rank=repr(rank), means=repr(means))
                 )
         if self.style == "chelyabinsk":
             for rank, means in zip(ranks, self.tag_means, strict=True):
                 if means != "none":
                     raise OptionsError(
-                        f"style 'chelyabinsk' has no tagging (rule C4): tag_means must all be 'none', "
-                        f"but rank {rank!r} has {means!r}"
+                        Msg("banki.options.chelyabinsk_tags", rank=repr(rank), means=repr(means))
                     )
         if not 2 <= self.min_players <= self.max_players <= MAX_PLAYERS:
             raise OptionsError(
-                f"players must satisfy 2 <= min_players <= max_players <= {MAX_PLAYERS}, "
-                f"not min_players={self.min_players}, max_players={self.max_players}"
+                Msg(
+                    "banki.options.players",
+                    most=MAX_PLAYERS,
+                    least=self.min_players,
+                    greatest=self.max_players,
+                )
             )
 
     def privileges(self, rank: str) -> tuple[str, str]:
