@@ -17,11 +17,12 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found]
-from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
 import koloda.rl.openspiel  # noqa: F401  (registers the games)
 from koloda.bank import observe as bank_observe
@@ -31,7 +32,8 @@ from koloda.bots.tournament import lineup, mean_ci
 from koloda.registry import get
 from koloda.thousand.observe import observe as thousand_observe
 
-GAMES = {
+#: per game: OpenSpiel's name, the players, koloda's observe (state, seat), the points' scale
+GAMES: dict[str, tuple[str, int, Callable[[Any, int], object], float]] = {
     "bank": ("python_koloda_bank", 2, bank_observe, 40.0),
     "thousand": ("python_koloda_thousand", 3, thousand_observe, 100.0),
 }

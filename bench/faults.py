@@ -137,7 +137,9 @@ def act(ws: ClientConnection, frame: dict[str, Any]) -> list[dict[str, Any]]:
     return frames
 
 
-def outage(node: Node, gone: Callable[[], None], back: Callable[[], None], seconds: float) -> dict[str, Any]:
+def outage(
+    node: Node, gone: Callable[[], object], back: Callable[[], object], seconds: float
+) -> dict[str, Any]:
     """A person acts every 0.2 s through ``seconds`` of the service gone; then until an action is applied."""
     made = httpx.post(node.url + "/api/tables", json=PEOPLE, timeout=30).json()
     tokens = [link.split("token=")[1] for link in made["links"]]

@@ -88,7 +88,9 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
     else:
-        lo, hi = result["ci95"]  # type: ignore[misc]
+        ci = result["ci95"]
+        assert isinstance(ci, list)
+        lo, hi = ci
         print(
             f"{bots[0]} - {bots[1]}: {result['difference']:+} points a duplicate deal, 95% [{lo:+}, {hi:+}], "
             f"{result['deals']} duplicate deals; load average {result['load_average']}, {result['date']}"

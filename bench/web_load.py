@@ -309,9 +309,10 @@ async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dic
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     latencies = sorted(figures.latencies)
-    cut = (
-        (lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000) if latencies else None
-    )
+
+    def cut(q: float) -> float:
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+
     return {
         "nodes": len(urls),
         "bot_tables": args.tables,

@@ -174,7 +174,7 @@ def measure(est: Estimator, deals: int, seed: int, level: str) -> float:
             if d % 100 == 99:
                 print(f"{d + 1} deals, shift so far {sum(gaps) / len(gaps):+.1f}", file=sys.stderr)
     finally:
-        thousand_eval.estimator = original  # type: ignore[assignment]
+        thousand_eval.estimator = original
     return sum(gaps) / len(gaps)
 
 
@@ -183,6 +183,7 @@ def playout_rows(games: int, seed: int, level: str) -> list[dict[str, object]]:
     from koloda.bots.thousand import ThousandBot
     from koloda.bots.thousand_eval import estimator
     from koloda.registry import get
+    from koloda.thousand.state import ThousandState
 
     spec = get("thousand")
     options = ThousandOptions.preset("home")
@@ -199,6 +200,7 @@ def playout_rows(games: int, seed: int, level: str) -> list[dict[str, object]]:
     try:
         for g in range(seed, seed + games):
             state = spec.new_game(options, players=3, seed=g, scope="match")
+            assert isinstance(state, ThousandState)
             bots = [spec.bot(level, g * 10 + p, options) for p in range(3)]
             named: dict[int, tuple[list[int], int]] = {}  # deal -> the contract decision's playouts
             while not state.is_over() and spec.deals_played(state) < 300:

@@ -142,9 +142,9 @@ def _entry_problems(lang: str, catalog: Catalog, message: Message, english: Cata
     if isinstance(reference.id, (list, tuple)) != plural:
         yield f"{lang}: {key!r} is {'plural' if plural else 'singular'} but not in English"
     expected = set().union(*(fields(text) for text in forms(reference)))
-    for form, found in enumerate(names):
+    for number, found in enumerate(names):
         if found != expected:
-            yield f"{lang}: {key!r} form {form} has parameters {sorted(found)}; English: {sorted(expected)}"
+            yield f"{lang}: {key!r} form {number} has parameters {sorted(found)}; English: {sorted(expected)}"
     if key.startswith(BROWSER):
         for text in texts:
             if re.search(r"\{[^}]*[!:.\[]", text):

@@ -103,7 +103,8 @@ class Postgres:
         if not self.durable:  # what only a crash of the machine would lose; never synchronous_commit=off,
             # whose commits a killed server (pause) loses
             options += " -c fsync=off -c full_page_writes=off"
-        self._run(pg_ctl, "-D", self.data, "-o", options, "-l", self.folder / "log", "-w", "start")
+        log = self.folder / "log"
+        self._run(pg_ctl or "pg_ctl", "-D", self.data, "-o", options, "-l", log, "-w", "start")
 
     def pause(self) -> None:
         """Stop the server at once (``immediate``: as if it had died); :meth:`resume` starts it again."""

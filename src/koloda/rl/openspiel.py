@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 try:
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel
 except ImportError as exc:  # OpenSpiel is an extra of its own: it has wheels for fewer platforms
     raise ImportError(
         f"koloda.rl.openspiel needs OpenSpiel, and 'import pyspiel' failed ({exc}): pip install"
