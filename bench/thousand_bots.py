@@ -36,6 +36,7 @@ from koloda.thousand import solver
 from koloda.thousand.actions import BOMB
 from koloda.thousand.cli import _auctions
 from koloda.thousand.options import ThousandOptions
+from koloda.thousand.scoring import ScoreBook
 from koloda.thousand.state import ThousandState, from_deal, new_game, replay
 
 #: Issue 14, point 5: the share of contracts made each level must reach.
@@ -75,17 +76,17 @@ def kinds(state: ThousandState) -> dict[str, dict[str, int]]:
     out = {k: {"played": 0, "made": 0} for k in KINDS}
     auctions = _auctions(state.history, state.options.min_bid)
     makeable = iter(double_dummy(state))
-    bombs = [0] * state.players
-    limit = state.options.bombs_per_game
+    book = ScoreBook(state.options, state.players)  # asked, deal by deal, whether a bomb was left
     for (deal, score), (_, high) in zip(state.results, auctions, strict=False):
         seat = deal.declarer
+        bomb_left = book.bomb_allowed(seat)
+        book.apply(deal)
         if deal.bomb:
-            bombs[seat] += 1
             continue
         chosen = ["raised" if deal.bid > high else "kept", "makeable" if next(makeable) else "unmakeable"]
         if score.total[seat] - score.delta[seat] >= state.options.threshold_800:
             chosen.append("800+")
-        if limit is not None and bombs[seat] >= limit:
+        if not bomb_left:
             chosen.append("no bomb")
         for kind in chosen:
             out[kind]["played"] += 1

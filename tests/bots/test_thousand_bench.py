@@ -57,6 +57,9 @@ def test_double_dummy_tells_a_makeable_contract_from_a_hopeless_one(forced: str,
         )
         state.apply(action)
     assert _bench().double_dummy(state) == [makeable]
+    figures = _bench().kinds(state)  # the game allows no bomb (rule S7): the contract was played without one
+    assert figures["no bomb"]["played"] == figures["kept"]["played"] == 1
+    assert figures["makeable" if makeable else "unmakeable"]["played"] == 1
 
 
 @pytest.mark.parametrize(
