@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from koloda.game import GameRecord
+from koloda.game import GameRecord, GameSpec
 from koloda.registry import get
 from koloda.simulate import simulate_matches
 from koloda.thousand import solver
@@ -94,6 +94,11 @@ def kinds(state: ThousandState) -> dict[str, dict[str, int]]:
     return out
 
 
+#: The spec the games are played with (bench/thousand_talon_seen.py puts in one that shows the bots' talon
+#: sampler the talon, to measure what the figures owe to the auction's ignorance of it).
+SPEC: GameSpec = get("thousand")
+
+
 def play_games(
     level: str, preset: str, seeds: list[int], max_deals: int, keep: str | None = None
 ) -> dict[str, Any]:
@@ -106,7 +111,7 @@ def play_games(
         records = keep or scratch
         for seed in seeds:
             game = simulate_matches(
-                get("thousand"),
+                SPEC,
                 options,
                 players=3,
                 bots=[level],

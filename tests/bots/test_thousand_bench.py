@@ -11,6 +11,7 @@ import pytest
 
 from koloda.bots.thousand import ThousandBot
 from koloda.thousand.actions import bid_action
+from koloda.thousand.knowledge import knowledge
 from koloda.thousand.observe import observe
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.state import from_deal
@@ -86,3 +87,30 @@ def test_failures_tell_how_the_declarer_got_the_contract(opening: int | None, ho
     groups = _bench("thousand_failures").table([row])
     assert groups["all"]["played"] == groups[how]["played"] == 1
     assert groups[f"{how}, no bomb left"]["made"] == int(score.made)
+
+
+@pytest.mark.parametrize("seen", [1, 2, 3])
+def test_talon_seen_deals_the_seen_cards_into_every_sampled_talon(seen: int) -> None:
+    """bench/thousand_talon_seen.py: its spec keeps the talon and still shows the seat only its view; its
+    sampler puts the same ``seen`` cards of that talon into every talon the bot draws, never a card the
+    bot holds."""
+    module = _bench("thousand_talon_seen")
+    state = from_deal(
+        {
+            "dealer": 2,
+            "hands": ["9S JS 9C JC 9D JD 9H", "QS KS AH 10H AD 10D AC", "QC KC QD KD QH KH JH"],
+            "talon": "10C AS 10S",
+        },
+        ThousandOptions(),
+    )
+    view = module.TalonKeepingSpec().observe(state, 0)
+    assert view == observe(state, 0) and module._TALON[0] == state.talon
+    bot = ThousandBot(0, samples=12)
+    know = knowledge(view)
+    talons = module.talon_sampler(seen)(bot, view, know)
+    assert len(talons) == 12
+    common = talons[0]
+    for talon in talons:
+        assert talon.bit_count() == 3 and not talon & know.hand
+        common &= talon
+    assert common & state.talon == common and (common & state.talon).bit_count() >= seen
