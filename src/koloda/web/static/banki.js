@@ -16,8 +16,7 @@ const RETRY_MS = 3000;  // a sending that found no answer is tried again after t
 let retry = null;
 let notices = [];    // what the last sending changed
 let game = null;     // what is shown: the server's game with the pending events refereed after it
-let OPTIONS = null;  // what the new-game form offers (GET /api/banki/options)
-let FORM = null;
+let FORM = null;     // the new-game form's options (common.js presetForm)
 let path = [];  // the words of the event tapped so far
 
 async function showList() {
@@ -33,15 +32,6 @@ async function showList() {
     el("li", {}, el("a", { href: `/banki/${g.id}` }, `#${g.id}: ${g.names.join(", ")}`))));
 }
 
-async function showForm() {
-  OPTIONS = await api("GET", "/api/banki/options");
-  const preset = document.getElementById("banki-preset");
-  preset.replaceChildren(...OPTIONS.presets.map((name) => el("option", { value: name }, presetText(name))));
-  FORM = optionsForm(document.getElementById("banki-options"), OPTIONS.schema);
-  FORM.fill(OPTIONS.preset_values[preset.value]);
-  preset.addEventListener("change", () => FORM.fill(OPTIONS.preset_values[preset.value]));
-  document.getElementById("start").disabled = false;  // the form is whole (it stays off offline)
-}
 
 async function createGame(event) {
   event.preventDefault();
@@ -251,7 +241,7 @@ async function start() {
   if (!GAME_ID) {
     document.getElementById("new-banki").addEventListener("submit", createGame);
     try {
-      await showForm();
+      FORM = await presetForm("/api/banki/options", document.getElementById("banki-preset"), document.getElementById("banki-options"));
     } catch (e) {  // no network: a new game needs the server
       document.getElementById("new-error").textContent = errorText(e);
     }

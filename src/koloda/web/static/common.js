@@ -314,3 +314,17 @@ function optionsForm(box, schema) {
     },
   };
 }
+
+// A new-game form from an options endpoint (GET …/options: presets, preset_values, schema): the presets in
+// `preset`, a control for each option in `box` (optionsForm) showing the chosen preset's values, and the
+// #start button on once the form is whole (it stays off without the network: a new game needs the
+// server). Returns the optionsForm.
+async function presetForm(url, preset, box) {
+  const offer = await api("GET", url);
+  preset.replaceChildren(...offer.presets.map((name) => el("option", { value: name }, presetText(name))));
+  const form = optionsForm(box, offer.schema);
+  form.fill(offer.preset_values[preset.value]);
+  preset.addEventListener("change", () => form.fill(offer.preset_values[preset.value]));
+  document.getElementById("start").disabled = false;
+  return form;
+}

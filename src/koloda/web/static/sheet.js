@@ -15,8 +15,7 @@ let sheet = null;    // what is shown: the server's sheet with the pending deals
 const RETRY_MS = 3000;  // a sending that found no answer is tried again after this long
 let retry = null;
 let notices = [];    // what the last sending changed, for the person to read
-let OPTIONS = null;  // what the new-sheet form offers (GET /api/sheets/options)
-let FORM = null;
+let FORM = null;     // the new-sheet form's options (common.js presetForm)
 
 async function showList() {
   document.getElementById("list-view").classList.remove("hidden");
@@ -32,18 +31,8 @@ async function showList() {
     el("li", {}, el("a", { href: `/sheet/${s.id}` }, `#${s.id}: ${s.players.join(", ")}`), el("span", { class: "muted" }, `${s.deals} ${t("web.deals")}`))));
 }
 
-// The new-sheet form: a preset, and a control for each option the scoring reads, named and explained
-// (common.js optionsForm); what differs from the preset is sent.
-async function showForm() {
-  OPTIONS = await api("GET", "/api/sheets/options");
-  const preset = document.getElementById("sheet-preset");
-  preset.replaceChildren(...OPTIONS.presets.map((name) => el("option", { value: name }, presetText(name))));
-  FORM = optionsForm(document.getElementById("sheet-options"), OPTIONS.schema);
-  FORM.fill(OPTIONS.preset_values[preset.value]);
-  preset.addEventListener("change", () => FORM.fill(OPTIONS.preset_values[preset.value]));
-  document.getElementById("start").disabled = false;  // the form is whole (it stays off offline)
-}
-
+// The new-sheet form (common.js presetForm) offers the options the scoring reads; what differs from the
+// preset is sent.
 async function createSheet(event) {
   event.preventDefault();
   try {
@@ -220,7 +209,7 @@ async function start() {
   if (!SHEET_ID) {
     document.getElementById("new-sheet").addEventListener("submit", createSheet);
     try {
-      await showForm();
+      FORM = await presetForm("/api/sheets/options", document.getElementById("sheet-preset"), document.getElementById("sheet-options"));
     } catch (e) {  // no network: a new sheet needs the server
       document.getElementById("new-error").textContent = errorText(e);
     }
