@@ -32,7 +32,6 @@ async function showList() {
     el("li", {}, el("a", { href: `/banki/${g.id}` }, `#${g.id}: ${g.names.join(", ")}`))));
 }
 
-
 async function createGame(event) {
   event.preventDefault();
   try {
