@@ -24,7 +24,7 @@ from koloda.errors import ConflictError, KolodaError, NotationError, NotFoundErr
 from koloda.store import Store
 from koloda.web import entries
 from koloda.web.refusals import refuse, wrap
-from koloda.web.schemas import NewBanki, game_options
+from koloda.web.schemas import NewBanki, game_options, options_offer
 
 
 def create(store: Store, request: NewBanki) -> int:
@@ -87,11 +87,7 @@ def suggestions(state: BankiState) -> list[str]:
 
 def options_json() -> dict[str, Any]:
     """``GET /api/banki/options``: what the new-game form offers: every option, each preset's values."""
-    return {
-        "presets": [name for name in BankiOptions.preset_names() if name != "default"],  # moscow
-        "preset_values": BankiOptions.preset_values(),
-        "schema": BankiOptions.schema(),
-    }
+    return options_offer(BankiOptions)
 
 
 def source(state: BankiState) -> dict[str, Any]:

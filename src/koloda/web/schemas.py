@@ -320,6 +320,18 @@ def body(
     return validated(model, parse_json(raw, limits), keys=keys, limits=limits)
 
 
+def options_offer(cls: type[GameOptions], asked: Iterable[str] | None = None) -> dict[str, Any]:
+    """What a new-game form offers (``GET /api/banki/options``, ``GET /api/sheets/options``): the presets
+    but ``default`` (the same as one of them), each preset's values, and the schema of the options it asks
+    (``asked``; None: every one)."""
+    names = None if asked is None else set(asked)
+    return {
+        "presets": [name for name in cls.preset_names() if name != "default"],
+        "preset_values": cls.preset_values(),
+        "schema": [row for row in cls.schema() if names is None or row["name"] in names],
+    }
+
+
 def game_options(cls: type[OptionsT], preset: str, options: Mapping[str, Any]) -> OptionsT:
     """A request's ``preset`` changed by its ``options`` object, both checked by the game's Options
     class; refused as bad_options naming ``preset`` or ``options``."""

@@ -26,7 +26,7 @@ from koloda.thousand.sheet.table import csv_table, markdown_table, page_table, w
 from koloda.thousand.sheet.terminal import load_game
 from koloda.web import entries
 from koloda.web.refusals import refuse, wrap
-from koloda.web.schemas import NewSheet, game_options
+from koloda.web.schemas import NewSheet, game_options, options_offer
 
 LOG = logging.getLogger("koloda.web")
 FORMATS = {"md": "text/markdown", "csv": "text/csv", "jsonl": "application/jsonl"}
@@ -36,15 +36,11 @@ def options_json() -> dict[str, Any]:
     """``GET /api/sheets/options``: what the new-sheet form offers: the options the scoring reads (the S
     rules, and G10's ace marriage, which lets a deal hold a marriage of 200; the others change only the
     play, and a sheet still takes them), each preset's values."""
-    return {
-        "presets": [name for name in ThousandOptions.preset_names() if name != "default"],  # = home
-        "preset_values": ThousandOptions.preset_values(),
-        "schema": [
-            row
-            for row in ThousandOptions.schema()
-            if row["rule"].startswith("S") or row["name"] == "ace_marriage"
-        ],
-    }
+    texts = ThousandOptions.TEXTS
+    return options_offer(
+        ThousandOptions,
+        (name for name, text in texts.items() if text.rule.startswith("S") or name == "ace_marriage"),
+    )
 
 
 def create_sheet(store: Store, request: NewSheet) -> int:
