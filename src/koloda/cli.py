@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from koloda import __version__, completion, console, registry
+from koloda import __version__, completion, console, registry, verify
 from koloda.banki import cli as banki_cli
 from koloda.bots import tournament
 from koloda.errors import KolodaError, RecordError, RequestError
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_game_commands(subparsers, spec)
     banki_cli.register(subparsers)
     tournament.register(subparsers)
+    verify.register(subparsers)
     web_cli.register(subparsers)
     completion.register(subparsers)
     return parser

@@ -29,6 +29,7 @@ from koloda.errors import IllegalActionError, KolodaError, OptionsError, RecordE
 from koloda.i18n import Lang
 from koloda.options import Options
 from koloda.records import RECORD_VERSION, upgrade
+from koloda.seeds import Seed, check
 from koloda.term import track
 
 if TYPE_CHECKING:
@@ -146,6 +147,17 @@ _FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass's field names, read onc
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """How a deal was dealt, in public facts: the label of its stream of the seed (koloda.seeds), the
+    dealer, and the seats dealt to (in seat order). With the seed, the game's deal function gives every
+    hand: ``koloda verify`` and the page's check (``static/fair.js``) recompute them so."""
+
+    label: str
+    dealer: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """Options, the deal's origin (a seed or an explicit deal) and the actions: enough to replay.
 
@@ -159,7 +171,7 @@ class GameRecord:
     players: int
     options: dict[str, Any]
     actions: tuple[str, ...]
-    seed: int | None = None
+    seed: Seed | None = None  # a secret or a number (koloda.seeds)
     deal: dict[str, Any] | None = None
     scope: Scope = "match"
     meta: dict[str, Any] = field(default_factory=dict)
@@ -221,8 +233,8 @@ class GameRecord:
         seed, deal = data.get("seed"), data.get("deal")
         if (seed is None) == (deal is None):
             raise RecordError("a game record needs exactly one of 'seed' and 'deal'")
-        if seed is not None and (type(seed) is not int or seed < 0):
-            raise RecordError(f"'seed' must be a non-negative integer, not {seed!r}")
+        if seed is not None:
+            seed = check(seed, "'seed'")
         if deal is not None and not isinstance(deal, dict):
             raise RecordError("'deal' must be a JSON object")
         meta = data.get("meta", {})
@@ -315,9 +327,9 @@ class GameSpec(ABC):
 
     @abstractmethod
     def new_game(
-        self, options: Options | None = None, *, players: int, seed: int, scope: Scope = "match"
+        self, options: Options | None = None, *, players: int, seed: Seed, scope: Scope = "match"
     ) -> GameState:
-        """A new game; every shuffle comes from ``seed``."""
+        """A new game; every shuffle comes from ``seed`` (a secret or a number: koloda.seeds)."""
 
     @abstractmethod
     def replay(self, record: GameRecord) -> GameState:
@@ -356,6 +368,11 @@ class GameSpec(ABC):
     def redeal_hidden(self, state: GameState, seat: int | None, rng: random.Random) -> GameState:
         """A copy of ``state`` whose cards hidden from ``seat`` are dealt again at random among the places
         ``seat`` cannot see: ``seat``'s observation must not change (the conformance suite's leak test)."""
+
+    def dealt(self, state: GameState) -> Dealt | None:
+        """How the deal being played was dealt, in public facts (koloda.verify recomputes it from a
+        revealed secret): None while nothing is dealt, or for a deal laid out explicitly."""
+        return None
 
     @abstractmethod
     def audit(self, state: GameState) -> list[str]:

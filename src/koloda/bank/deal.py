@@ -19,6 +19,7 @@ from koloda.bank import tables as T
 from koloda.bank.options import BankOptions
 from koloda.cards import DECK_36, Card, Suit
 from koloda.errors import NotationError, RecordError
+from koloda.seeds import Draws, Seed, check, draws
 
 Classes = tuple[int, int, int, int]  # per suit: 0 plain, 1 trump, 2 senior trump (rule 3.4)
 
@@ -43,7 +44,12 @@ def seat_classes(setup: str, suits: Sequence[int], players: int) -> list[Classes
     return out
 
 
-def trump_suits(opts: BankOptions, players: int, rng: random.Random) -> tuple[int, ...]:
+def deal_label(deal_no: int) -> str:
+    """The label of deal ``deal_no``'s stream of a secret seed (koloda.seeds)."""
+    return f"bank:deal:{deal_no}"
+
+
+def trump_suits(opts: BankOptions, players: int, rng: Draws) -> tuple[int, ...]:
     """Rule 3: the trump suits, named in the options or drawn once for the whole match (rule 3.5)."""
     named = tuple(int(s) for s in opts.trump_suit_values())
     if named:
@@ -56,18 +62,20 @@ def trump_suits(opts: BankOptions, players: int, rng: random.Random) -> tuple[in
     return tuple(suits[:count])
 
 
-def setup_rng(seed: int) -> random.Random:
+def setup_rng(seed: Seed) -> Draws:
     """The stream of the match's set-up (first dealer, trump suits), apart from the shuffles."""
-    return random.Random(f"bank:{seed}:setup")
+    return draws(seed, "bank:setup", lambda number: random.Random(f"bank:{number}:setup"))
 
 
 def shuffle(
-    *, seed: int, deal_no: int, dealer: int, active: tuple[int, ...], players: int
+    *, seed: Seed, deal_no: int, dealer: int, active: tuple[int, ...], players: int
 ) -> tuple[list[int], int, list[int]]:
     """Rule 2.3: shuffle deal ``deal_no`` from the seed, deal four cards each from the dealer's left,
-    then one open card; the rest is the stock (its top at the end of the list). Hands are bitmasks."""
+    then one open card; the rest is the stock (its top at the end of the list). Hands are bitmasks.
+    ``koloda/web/static/fair.js`` deals the same way (a player's check of a revealed secret)."""
     deck = list(range(36))
-    random.Random(f"bank:{seed}:deal:{deal_no}").shuffle(deck)
+    rng = draws(seed, deal_label(deal_no), lambda number: random.Random(f"bank:{number}:deal:{deal_no}"))
+    rng.shuffle(deck)
     order = [(dealer + 1 + k) % players for k in range(players)]
     order = [p for p in order if p in active]
     hands = [0] * players
@@ -106,7 +114,7 @@ class ExplicitDeal:
     open_card: int
     stock: tuple[int, ...]
     dealer: int
-    seed: int
+    seed: Seed
     totals: tuple[int, ...]
     trump_suits: tuple[str, ...] | None
 
@@ -167,9 +175,7 @@ def parse_deal(deal: Mapping[str, Any]) -> ExplicitDeal:
     dealer = deal["dealer"]
     if type(dealer) is not int or not 0 <= dealer < players:
         raise RecordError(f"deal 'dealer' must be a seat 0-{players - 1}, not {dealer!r}")
-    seed = deal.get("seed", 0)
-    if type(seed) is not int or seed < 0:
-        raise RecordError(f"deal 'seed' must be a non-negative integer, not {seed!r}")
+    seed = check(deal.get("seed", 0), "deal 'seed'")
     totals = deal.get("totals", [0] * players)
     if not isinstance(totals, list) or len(totals) != players or any(type(x) is not int for x in totals):
         raise RecordError(f"deal 'totals' must be {players} integers, not {totals!r}")

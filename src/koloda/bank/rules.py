@@ -22,6 +22,7 @@ from koloda.cards import DECK_36, Suit
 from koloda.errors import IllegalActionError
 from koloda.game import Scope
 from koloda.i18n import Msg
+from koloda.seeds import Seed
 
 NORMAL, DRAWN, EXTRA, OVER, CHOOSE = 0, 1, 2, 3, 4
 PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")
@@ -81,7 +82,7 @@ class BankRules:
     _n: int
     _opts: BankOptions
     _scope: Scope
-    _seed: int
+    _seed: Seed
     _deal: dict[str, Any] | None
     _hands: list[int]
     _stock: list[int]

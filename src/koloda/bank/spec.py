@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from koloda.bank import cli
 from koloda.bank.actions import action_text, parse_action
+from koloda.bank.deal import deal_label
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
 from koloda.bank.state import BankState, audit, new_game, replay
@@ -23,9 +24,10 @@ from koloda.bots import bank as bots
 from koloda.bots.base import Bot, BotSpec
 from koloda.charts import chart
 from koloda.errors import OptionsError
-from koloda.game import GameRecord, GameSpec, GameState, Scope
+from koloda.game import Dealt, GameRecord, GameSpec, GameState, Scope
 from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
+from koloda.seeds import Seed
 
 if TYPE_CHECKING:
     from koloda.tensor import TensorEncoder
@@ -48,12 +50,18 @@ class BankSpec(GameSpec):
     }
 
     def new_game(
-        self, options: Options | None = None, *, players: int, seed: int, scope: Scope = "match"
+        self, options: Options | None = None, *, players: int, seed: Seed, scope: Scope = "match"
     ) -> BankState:
         return new_game(self.own_options(options, BankOptions), players=players, seed=seed, scope=scope)
 
     def replay(self, record: GameRecord) -> BankState:
         return replay(record)
+
+    def dealt(self, state: GameState) -> Dealt | None:
+        s = self.own_state(state, BankState)
+        if s.deal_no == 0 or (s.deal_no == 1 and s.explicit_deal is not None):
+            return None  # trumps being chosen before the first deal (rule 3.2), or the deal laid out
+        return Dealt(deal_label(s.deal_no), s.dealer, s.active)
 
     def observe(self, state: GameState, seat: int | None) -> BankObservation:
         return observe(self.own_state(state, BankState), seat)

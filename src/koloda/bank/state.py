@@ -31,6 +31,7 @@ from koloda.cards import DECK_36, Card
 from koloda.errors import OptionsError, RecordError
 from koloda.game import GameRecord, Scope, replay_actions
 from koloda.i18n import Msg
+from koloda.seeds import Seed, check
 
 _DEFAULTS = BankOptions()  # frozen: built (and validated) once, not per game
 
@@ -45,7 +46,7 @@ class BankState(BankRules):
         options: BankOptions,
         players: int,
         scope: Scope,
-        seed: int,
+        seed: Seed,
         *,
         dealer: int,
         trump_suits: Sequence[int] | None,
@@ -104,7 +105,7 @@ class BankState(BankRules):
         return self._scope
 
     @property
-    def seed(self) -> int:
+    def seed(self) -> Seed:
         """The seed every shuffle of the match comes from (for an explicit deal: its ``seed``)."""
         return self._seed
 
@@ -292,7 +293,7 @@ class BankState(BankRules):
 
 
 def new_game(
-    options: BankOptions | None = None, *, players: int, seed: int, scope: Scope = "match"
+    options: BankOptions | None = None, *, players: int, seed: Seed, scope: Scope = "match"
 ) -> BankState:
     """A new deal or match; the first dealer (by lot), random trumps and every shuffle come from ``seed``.
 
@@ -302,8 +303,7 @@ def new_game(
     koloda.errors.OptionsError: Bank is for 2-4 players, not 5
     """
     opts = options if options is not None else _DEFAULTS
-    if type(seed) is not int or seed < 0:
-        raise RecordError(f"seed must be a non-negative integer, not {seed!r}")
+    seed = check(seed)
     if type(players) is not int:
         raise OptionsError(Msg("bank.options.players", players=repr(players)))
     opts.check_players(players)

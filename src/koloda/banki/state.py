@@ -32,6 +32,7 @@ from koloda.banki.text import RefereeError
 from koloda.errors import NotationError, OptionsError, RecordError
 from koloda.game import GameRecord
 from koloda.i18n import Msg
+from koloda.seeds import Seed, draws, is_secret
 
 GAME = "banki"
 
@@ -42,7 +43,7 @@ class BankiState(RaceRules, PileRules):
 
     options: BankiOptions
     names: tuple[str, ...]
-    seed: int
+    seed: Seed
     phase: Phase = Phase.KICK
     rank: list[int] = field(default_factory=list)  # index into options.ranks
     driver: int | None = None
@@ -131,7 +132,7 @@ class BankiState(RaceRules, PileRules):
 
     def counting_out(self) -> int:
         """C1: the seat the counting rhyme lands on, drawn from the recorded seed (before anyone joins)."""
-        return random.Random(self.seed).randrange(self.starters)
+        return draws(self.seed, "banki:count", random.Random).randrange(self.starters)
 
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
@@ -454,7 +455,7 @@ class BankiState(RaceRules, PileRules):
         )
 
 
-def new_game(names: Sequence[str], options: BankiOptions | None = None, *, seed: int = 0) -> BankiState:
+def new_game(names: Sequence[str], options: BankiOptions | None = None, *, seed: Seed = 0) -> BankiState:
     """A new game for these players (the driver among them); ``seed`` is used by the counting-out (C1)."""
     options = options or BankiOptions()
     names = tuple(check_name(name) for name in names)
@@ -466,7 +467,7 @@ def new_game(names: Sequence[str], options: BankiOptions | None = None, *, seed:
         raise OptionsError(
             Msg("banki.players", low=options.min_players, high=options.max_players, count=len(names))
         )
-    if type(seed) is not int or seed < 0:
+    if not (type(seed) is int and seed >= 0) and not is_secret(seed):
         raise OptionsError(Msg("banki.seed", seed=repr(seed)))
     return BankiState(options, names, seed)
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from koloda.seeds import Seed
+
 
 @dataclass(frozen=True)
 class SeatRecord:
@@ -49,10 +51,12 @@ class TableRecord:
     game: str
     players: int
     options: dict[str, Any]
-    seed: int
+    seed: Seed  # a secret (new tables) or a number (koloda.seeds)
     seats: tuple[SeatRecord, ...]
     actions: tuple[str, ...]
     created: str
+    host_seed: bool = False  # the number was chosen by the host: public (docs/web.md, "Fair shuffles")
+    closed: str | None = None  # when the table was closed before its end, if it was
 
 
 class Store(Protocol):
@@ -74,10 +78,21 @@ class Store(Protocol):
     # -- card tables (the web app) -----------------------------------------------------------------
 
     def create_table(
-        self, game: str, players: int, options: dict[str, Any], seed: int, seats: list[SeatRecord]
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        seed: Seed,
+        seats: list[SeatRecord],
+        *,
+        host_seed: bool = False,
     ) -> int: ...
 
     def load_table(self, table_id: int) -> TableRecord: ...
+
+    def close_table(self, table_id: int) -> str:
+        """Mark a table closed before its end; returns when (a table closed already: its first time)."""
+        ...
 
     def table_ids(self) -> list[int]: ...
 
@@ -111,9 +126,9 @@ class Store(Protocol):
 
     # -- banki games (the terminal and the web app) ------------------------------------------------
 
-    def create_banki(self, names: list[str], options: dict[str, Any], seed: int) -> int: ...
+    def create_banki(self, names: list[str], options: dict[str, Any], seed: Seed) -> int: ...
 
-    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], int, list[str]]: ...
+    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], Seed, list[str]]: ...
 
     def banki_ids(self) -> list[int]: ...
 

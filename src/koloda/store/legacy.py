@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from koloda.banki import replay
 from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
+from koloda.seeds import Seed
 from koloda.store.schema import banki_events, banki_games, imports, sheet_deals, sheets
 from koloda.store.sql import SqlStore, banki_row, insert, now
 
@@ -55,7 +56,7 @@ class OldBanki:
 
     names: list[str]
     options: dict[str, Any]
-    seed: int
+    seed: Seed
     events: list[str]
 
 

@@ -18,9 +18,13 @@ tables = sa.Table(
     sa.Column("game", sa.String(20), nullable=False),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("options", sa.Text, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),  # a number seed (koloda.seeds); else ``secret``
     sa.Column("seats", sa.Text, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
+    # Revision 0006 (fair shuffles): the secret dealt from, whether the number was the host's, when closed.
+    sa.Column("secret", sa.String(64), nullable=True),
+    sa.Column("host_seed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("closed", sa.String(40), nullable=True),
 )
 actions = sa.Table(
     "actions",
@@ -50,8 +54,9 @@ banki_games = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("names", sa.Text, nullable=False),
     sa.Column("options", sa.Text, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),  # a number seed; else ``secret`` (revision 0006)
     sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("secret", sa.String(64), nullable=True),
 )
 banki_events = sa.Table(
     "banki_events",

@@ -38,6 +38,7 @@ import sqlalchemy as sa
 from alembic.util import CommandError
 
 from koloda.errors import ConflictError, NotFoundError, RecordError
+from koloda.seeds import Seed, check
 from koloda.store import SeatRecord, TableRecord, migrate
 from koloda.store.schema import (
     actions,
@@ -92,12 +93,21 @@ def insert(db: sa.Connection, table: sa.Table, **values: Any) -> int:
     return int(key[0])
 
 
-def banki_row(names: list[str], options: dict[str, Any], seed: int) -> dict[str, Any]:
+def seed_columns(seed: Seed) -> dict[str, Any]:
+    """Where a seed is kept (revision 0006): a secret in ``secret``, a number in ``seed``."""
+    return {"seed": None, "secret": seed} if isinstance(seed, str) else {"seed": seed, "secret": None}
+
+
+def seed_of(row: sa.Row[Any]) -> Seed:
+    return check(row.secret if row.secret is not None else row.seed, "the stored seed")
+
+
+def banki_row(names: list[str], options: dict[str, Any], seed: Seed) -> dict[str, Any]:
     """A new row of ``banki_games``."""
     return {
         "names": json.dumps(names, ensure_ascii=False),
         "options": json.dumps(options),
-        "seed": seed,
+        **seed_columns(seed),
         "created": now(),
     }
 
@@ -243,14 +253,22 @@ class SqlStore:
     # -- card tables -------------------------------------------------------------------------------
 
     def create_table(
-        self, game: str, players: int, options: dict[str, Any], seed: int, seats: list[SeatRecord]
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        seed: Seed,
+        seats: list[SeatRecord],
+        *,
+        host_seed: bool = False,
     ) -> int:
         return self._insert(
             tables,
             game=game,
             players=players,
             options=json.dumps(options),
-            seed=seed,
+            **seed_columns(seed),
+            host_seed=host_seed,
             seats=_seats_json(seats),
             created=now(),
         )
@@ -263,11 +281,24 @@ class SqlStore:
                 game=row.game,
                 players=row.players,
                 options=json.loads(row.options),
-                seed=row.seed,
+                seed=seed_of(row),
                 seats=tuple(SeatRecord(**seat) for seat in json.loads(row.seats)),
                 actions=tuple(self._lines(db, actions, table_id)),
                 created=row.created,
+                host_seed=bool(row.host_seed),
+                closed=row.closed,
             )
+
+    def close_table(self, table_id: int) -> str:
+        """Mark a table closed before its end (its secret is then revealed); returns when. A table closed
+        already keeps its first time."""
+        with self.transaction() as db:
+            row = self._row(db, tables, table_id, "table")
+            if row.closed is not None:
+                return str(row.closed)
+            when = now()
+            db.execute(tables.update().where(tables.c.id == table_id).values(closed=when))
+            return when
 
     def table_ids(self) -> list[int]:
         return self._ids(tables)
@@ -362,15 +393,15 @@ class SqlStore:
 
     # -- banki games -------------------------------------------------------------------------------
 
-    def create_banki(self, names: list[str], options: dict[str, Any], seed: int) -> int:
+    def create_banki(self, names: list[str], options: dict[str, Any], seed: Seed) -> int:
         return self._insert(banki_games, **banki_row(names, options, seed))
 
-    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], int, list[str]]:
+    def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], Seed, list[str]]:
         """(names, options, seed, events) of a stored banki game."""
         with self.reading() as db:
             row = self._row(db, banki_games, game_id, "banki game")
             events = self._lines(db, banki_events, game_id)
-            return json.loads(row.names), json.loads(row.options), row.seed, events
+            return json.loads(row.names), json.loads(row.options), seed_of(row), events
 
     def banki_ids(self) -> list[int]:
         return self._ids(banki_games)

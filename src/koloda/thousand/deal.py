@@ -16,6 +16,7 @@ from typing import Any
 
 from koloda.cards import Rank, parse_cards
 from koloda.errors import RecordError
+from koloda.seeds import Seed, check, draws
 from koloda.thousand.actions import ALL_NINES, CARD_IDS, mask_cards, mask_points
 from koloda.thousand.options import ThousandOptions
 
@@ -34,11 +35,17 @@ def next_seats(players: int, dealer: int) -> tuple[int, ...]:
 NEXT: dict[tuple[int, int], tuple[int, ...]] = {(n, d): next_seats(n, d) for n in (3, 4) for d in range(n)}
 
 
-def shuffle(*, seed: int, number: int, dealer: int, players: int) -> tuple[list[int], int]:
+def deal_label(number: int) -> str:
+    """The label of shuffle ``number``'s stream of a secret seed (koloda.seeds)."""
+    return f"thousand:deal:{number}"
+
+
+def shuffle(*, seed: Seed, number: int, dealer: int, players: int) -> tuple[list[int], int]:
     """Rule G3: shuffle number ``number`` of the game from its seed (a record replays every deal), seven
-    cards to each seat in play from the dealer's left, three to the talon. Hands and talon are bitmasks."""
+    cards to each seat in play from the dealer's left, three to the talon. Hands and talon are bitmasks.
+    ``koloda/web/static/fair.js`` deals the same way (a player's check of a revealed secret)."""
     deck = list(range(24))
-    random.Random(seed * 1_000_003 + number).shuffle(deck)
+    draws(seed, deal_label(number), lambda n: random.Random(n * 1_000_003 + number)).shuffle(deck)
     hands = [0] * players
     seat = dealer
     for start in (0, 7, 14):
@@ -87,9 +94,7 @@ def parse_deal(deal: Any) -> dict[str, Any]:
     dealer = deal.get("dealer")
     if type(dealer) is not int or not 0 <= dealer < players:
         raise RecordError(f"the deal's 'dealer' must be a seat from 0 to {players - 1}, not {dealer!r}")
-    seed = deal.get("seed", 0)
-    if type(seed) is not int or seed < 0:
-        raise RecordError(f"the deal's 'seed' must be a non-negative integer, not {seed!r}")
+    seed = check(deal.get("seed", 0), "the deal's 'seed'")
     seen: dict[int, str] = {}
     masks = []
     for where, text in [

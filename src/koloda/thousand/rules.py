@@ -16,6 +16,7 @@ from koloda.cards import Suit
 from koloda.errors import IllegalActionError
 from koloda.game import Scope
 from koloda.i18n import N_, Msg
+from koloda.seeds import Seed
 from koloda.thousand import deal as D
 from koloda.thousand.actions import (
     ACE_MARRIAGE_VALUE,
@@ -94,7 +95,7 @@ class ThousandRules:
     _options: ThousandOptions
     _players: int
     _scope: Scope
-    _seed: int | None  # None for an explicit first deal (its own "seed" shuffles the later deals)
+    _seed: Seed | None  # None for an explicit first deal (its own "seed" shuffles the later deals)
     _deal0: dict[str, Any] | None  # the explicit first deal, parsed (koloda.thousand.deal.parse_deal)
     _book: ScoreBook
     _top: int  # the highest bid any hand could make: every point and marriage (rule G6)

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from koloda.bots import thousand as bots
 from koloda.bots.base import Bot, BotSpec
 from koloda.errors import OptionsError
-from koloda.game import GameRecord, GameSpec, GameState, Scope
+from koloda.game import Dealt, GameRecord, GameSpec, GameState, Scope
 from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
+from koloda.seeds import Seed
 from koloda.thousand import cli
 from koloda.thousand.actions import NUM_ACTIONS, action_text, parse_action
+from koloda.thousand.deal import deal_label
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.sheet import cli as sheet_cli
@@ -52,13 +54,21 @@ class ThousandSpec(GameSpec):
     }
 
     def new_game(
-        self, options: Options | None = None, *, players: int, seed: int, scope: Scope = "match"
+        self, options: Options | None = None, *, players: int, seed: Seed, scope: Scope = "match"
     ) -> ThousandState:
         opts = self.own_options(options, ThousandOptions)
         return new_game(opts, players=players, seed=seed, scope=scope)
 
     def replay(self, record: GameRecord) -> ThousandState:
         return replay(record)
+
+    def dealt(self, state: GameState) -> Dealt | None:
+        s = self.own_state(state, ThousandState)
+        number = s.dealt_from
+        if number is None:
+            return None  # the explicit first deal, as given
+        seats = tuple(seat for seat in range(s.players) if s.players == 3 or seat != s.dealer)  # rule G2
+        return Dealt(deal_label(number), s.dealer, seats)
 
     def observe(self, state: GameState, seat: int | None) -> ThousandObservation:
         return observe(self.own_state(state, ThousandState), seat)

@@ -26,6 +26,7 @@ from koloda.cards import Card, Suit
 from koloda.errors import KolodaError, OptionsError, RecordError
 from koloda.game import GameRecord, Scope, replay_actions
 from koloda.i18n import Msg
+from koloda.seeds import Seed, check
 from koloda.thousand import deal as D
 from koloda.thousand.actions import (
     ACE_MARRIAGE_VALUE,
@@ -54,7 +55,7 @@ class ThousandState(ThousandRules):
         options: ThousandOptions,
         players: int,
         scope: Scope,
-        seed: int | None,
+        seed: Seed | None,
         deal: dict[str, Any] | None,
     ) -> None:
         """A game at the start of its first deal: shuffled from ``seed``, or the explicit ``deal`` (parsed by
@@ -104,7 +105,7 @@ class ThousandState(ThousandRules):
         return self._options
 
     @property
-    def seed(self) -> int | None:
+    def seed(self) -> Seed | None:
         """The seed every shuffle comes from; None for an explicit first deal (see :attr:`explicit_deal`)."""
         return self._seed
 
@@ -159,6 +160,14 @@ class ThousandState(ThousandRules):
     def deal_start(self) -> int:
         """The index in :attr:`history` where the current deal's actions begin."""
         return self._deal_start
+
+    @property
+    def dealt_from(self) -> int | None:
+        """The number of the seed's shuffle that dealt this deal (void deals dealt again count, rule G4);
+        None for the explicit first deal played as given."""
+        if self._deal0 is not None and len(self._results) == 0 and self._shuffle == 1:
+            return None
+        return self._shuffle - 1
 
     @property
     def deal_number(self) -> int:
@@ -281,12 +290,10 @@ class ThousandState(ThousandRules):
 
 
 def new_game(
-    options: ThousandOptions | None = None, *, players: int = 3, seed: int, scope: Scope = "match"
+    options: ThousandOptions | None = None, *, players: int = 3, seed: Seed, scope: Scope = "match"
 ) -> ThousandState:
     """A new game; every deal is shuffled from ``seed`` (rule G3). Seat 0 deals first."""
-    if type(seed) is not int or seed < 0:
-        raise RecordError(f"the seed must be a non-negative integer, not {seed!r}")
-    return ThousandState(options or ThousandOptions(), players, scope, seed, None)
+    return ThousandState(options or ThousandOptions(), players, scope, check(seed), None)
 
 
 def from_deal(

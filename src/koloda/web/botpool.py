@@ -41,6 +41,7 @@ from typing import Any
 from koloda.bots.base import Fault
 from koloda.game import GameRecord, GameSpec, GameState, replay_actions
 from koloda.options import Options
+from koloda.seeds import Seed
 from koloda.web.workers import Frames, connect, end, frame, spawn
 
 #: Moves a worker holds at once (sent, not yet answered).
@@ -67,7 +68,7 @@ class Table:
     game: GameSpec
     players: int
     options: dict[str, Any]
-    seed: int
+    seed: Seed
 
 
 #: A move as the worker gets it: the table's id; its start (sent when the worker does not follow the

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from koloda import registry
+from koloda import registry, seeds
 from koloda.bots.base import Fault, RandomBot
 from koloda.errors import ConflictError, IllegalActionError, KolodaError, NotFoundError, RecordError
 from koloda.game import GameRecord, GameSpec, GameState
@@ -528,7 +528,11 @@ class Hub:
             return RandomBot(seed).choose(room.game.observe(room.state, seat), room.state.legal_actions())
 
         # Same table, seat and move: same bot, so a restarted server makes the same choices.
-        seed = (room.record.seed * 1_000_003 + version * 31 + seat) % 2**32
+        seed = seeds.derive(
+            room.record.seed,
+            f"bot:{version}:{seat}",
+            lambda number: (number * 1_000_003 + version * 31 + seat) % 2**32,
+        )
         try:
             action, faults = await self.bots.move(
                 room.follow, room.actions, seat, level, seed, self.bot_seconds

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from koloda.errors import RecordError
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -77,10 +79,18 @@ def _tables() -> list[tuple[str, list[sa.schema.SchemaItem]]]:
 
 
 def upgrade() -> None:
-    present = set(sa.inspect(op.get_bind()).get_table_names())
+    inspector = sa.inspect(op.get_bind())
+    present = set(inspector.get_table_names())
     for name, items in _tables():
         if name not in present:
             op.create_table(name, *items)
+            continue
+        # A table of that name that is not 0.1.0's: refused before a later revision tries to change it.
+        columns = {column["name"] for column in inspector.get_columns(name)}
+        missing = [item.name for item in items if isinstance(item, sa.Column) and item.name not in columns]
+        if missing:
+            names = ", ".join(map(repr, missing))
+            raise RecordError(f"the database is not koloda's: its table {name!r} has no column {names}")
 
 
 def downgrade() -> None:
