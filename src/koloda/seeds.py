@@ -149,3 +149,9 @@ def derive(seed: Seed, label: str, fast: Callable[[int], int]) -> int:
     """A number for one use of ``seed`` (a bot's seed): :func:`number` for a secret, ``fast(seed)`` (the
     formula kept for number seeds) for a number."""
     return number(seed, label) if isinstance(seed, str) else fast(seed)
+
+
+def bot_seed(seed: Seed, seat: int) -> int:
+    """The seed of the bot at ``seat`` of a game in the terminal (``seed * 10 + seat`` for a number, as
+    before secrets, so that a game played again from its number meets the same bots)."""
+    return derive(seed, f"bot:{seat}", lambda number: number * 10 + seat)

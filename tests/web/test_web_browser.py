@@ -10,9 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
+from node_helpers import hello, open_ws
 from web_helpers import Server, csp_violations, shot
-
-from koloda.bank import new_game
 
 SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
 PHONE = {"width": 390, "height": 844}
@@ -310,13 +309,12 @@ def test_phone_screen_and_language_switch(server: Server, browser: Any) -> None:
 
 
 def test_join_a_free_seat_from_the_lobby_and_survive_a_server_restart(server: Server, page: Any) -> None:
-    first = new_game(players=2, seed=2).current_player  # the newcomer takes the seat that moves first
-    assert first is not None
     seats = [{"kind": "human", "open": True}, {"kind": "human", "open": True}]
-    made = httpx.post(
-        server.url + "/api/tables", json={"game": "bank", "players": 2, "seed": 2, "seats": seats}
-    )
+    made = httpx.post(server.url + "/api/tables", json={"game": "bank", "players": 2, "seats": seats})
     assert made.status_code == 201
+    with open_ws(server, made.json()["id"]) as ws:  # the newcomer takes the seat that moves first
+        first = hello(ws)["view"]["current_player"]
+    assert first is not None
     page.on("dialog", lambda dialog: dialog.accept("Боря"))  # the lobby asks the newcomer's name
     page.goto(server.url + "/")
     page.click(f'button.join[data-seat="{first}"]')

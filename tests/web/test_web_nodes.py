@@ -70,7 +70,7 @@ def test_two_racing_actions_on_two_nodes_exactly_one_is_applied_the_other_refuse
 
 def test_two_simultaneous_joins_on_two_nodes_are_both_handled(nodes: list[Server]) -> None:
     a, b = nodes
-    three = {"game": "thousand", "players": 3, "seed": 1, "seats": [{"open": True}] * 3}  # open to the lobby
+    three = {"game": "thousand", "players": 3, "seats": [{"open": True}] * 3}  # open to the lobby
     made = new_table(a, **three)
     table(b, made["id"])  # loaded on both nodes
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +27,7 @@ from koloda.errors import KolodaError, RecordError, RequestError
 from koloda.game import GameSpec
 from koloda.i18n import LANGS, N_, Lang, Msg, say
 from koloda.options import add_option_arguments
+from koloda.seeds import Seed, bot_seed, new_secret
 from koloda.term import (
     Quit,
     Read,
@@ -48,7 +48,12 @@ def add_commands(commands: Any, spec: GameSpec) -> None:
     play = commands.add_parser("play", help="a match in the terminal against bots")
     add_option_arguments(play, BankOptions)
     play.add_argument("--players", type=int, default=3, help="2-4 seats, you and bots (default 3)")
-    play.add_argument("--seed", type=int, default=None, help="the shuffle's seed (default: random)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="a number to shuffle from, to play a match again (default: a secret seed)",
+    )
     play.add_argument("--lang", choices=LANGS, default="ru", help="interface language (default ru)")
     play.add_argument(
         "--level", choices=tuple(LEVELS), default="medium", help="the bots' level (default medium)"
@@ -69,13 +74,13 @@ def _play_command(args: argparse.Namespace, spec: GameSpec) -> int:
     options = options_from_args(args)
     if args.seed is not None and args.seed < 0:
         raise RequestError(f"--seed must not be negative, not {args.seed}", field="seed")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    seed: Seed = args.seed if args.seed is not None else new_secret()  # a number only when asked for
     state = new_game(options, players=args.players, seed=seed)
     if args.save:
         _check_writable(args.save)  # before the match, so that a bad path loses no game
     colour = colour_enabled()
     bots = {
-        p: spec.guarded_bot(args.level, seed * 10 + p, options, on_fault=note_fault)
+        p: spec.guarded_bot(args.level, bot_seed(seed, p), options, on_fault=note_fault)
         for p in range(state.players)
         if p != 0
     }

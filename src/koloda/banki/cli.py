@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from koloda.banki.view import describe, news_text, what_next
 from koloda.errors import KolodaError, NotationError, NotFoundError, RecordError, RequestError
 from koloda.game import GameRecord
 from koloda.i18n import Lang, say
+from koloda.seeds import Seed, new_secret
 from koloda.store import Store
 from koloda.store.paths import add_db_argument
 
@@ -60,7 +60,9 @@ def register(subparsers: Any) -> None:
         metavar="KEY=VALUE",
         help="change one rule (repeatable)",
     )
-    new.add_argument("--seed", type=int, help="seed of the counting-out (default: a random one, recorded)")
+    new.add_argument(
+        "--seed", type=int, help="a number to draw the counting-out from (default: a secret seed, recorded)"
+    )
     new.add_argument(
         "--force", action="store_true", help="start even though a game is unfinished (it stays saved)"
     )
@@ -84,7 +86,7 @@ def _new(args: argparse.Namespace) -> int:
     from koloda.store.open import open_store
 
     options = BankiOptions.preset(args.preset).with_assignments(args.option)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    seed: Seed = args.seed if args.seed is not None else new_secret()
     state = new_game(args.names, options, seed=seed)
     with open_store(args.db) as store:
         unfinished = saved.unfinished(store) if not args.force else None

@@ -24,6 +24,7 @@ from koloda.errors import KolodaError, RequestError
 from koloda.game import GameSpec
 from koloda.i18n import LANGS, N_, Lang, say
 from koloda.options import add_option_arguments
+from koloda.seeds import Seed, bot_seed, new_secret
 from koloda.term import (
     Quit,
     Read,
@@ -223,7 +224,7 @@ def deal_summary(score: DealScore, names: list[str], lang: Lang) -> str:
 def play_game(
     options: ThousandOptions,
     *,
-    seed: int,
+    seed: Seed,
     bots: Mapping[int, Bot],
     players: int = 3,
     lang: Lang = "ru",
@@ -453,7 +454,9 @@ def add_commands(commands: Any, spec: GameSpec) -> None:
     play = commands.add_parser("play", help="play a whole game in the terminal against two bots")
     add_option_arguments(play, ThousandOptions)
     play.add_argument("--players", type=int, choices=(3, 4), default=3, help="3, or 4 with a sitting dealer")
-    play.add_argument("--seed", type=int, help="the seed of the shuffles (default: from the clock)")
+    play.add_argument(
+        "--seed", type=int, help="a number to shuffle from, to play a deal again (default: a secret seed)"
+    )
     play.add_argument("--lang", choices=LANGS, default="ru", help="interface language (default ru)")
     play.add_argument(
         "--level", choices=tuple(LEVELS), default="medium", help="the bots' level (default medium)"
@@ -474,12 +477,12 @@ def simulate_lines(result: Mapping[str, Any]) -> list[str]:
 
 
 def _play(args: argparse.Namespace, spec: GameSpec) -> int:
-    seed = args.seed if args.seed is not None else int(time.time())
-    if seed < 0:
-        raise RequestError(f"--seed must not be negative, not {seed}", field="seed")
+    if args.seed is not None and args.seed < 0:
+        raise RequestError(f"--seed must not be negative, not {args.seed}", field="seed")
+    seed: Seed = args.seed if args.seed is not None else new_secret()  # a number only when asked for
     options = ThousandOptions.preset(args.preset).with_assignments(args.option)
     bots = {
-        seat: spec.guarded_bot(args.level, seed * 10 + seat, options, on_fault=note_fault)
+        seat: spec.guarded_bot(args.level, bot_seed(seed, seat), options, on_fault=note_fault)
         for seat in range(1, args.players)
     }
     try:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
@@ -27,7 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from koloda import i18n, registry
+from koloda import i18n, registry, verify
 from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.i18n import LANGS
@@ -39,6 +40,7 @@ from koloda.web.guard import Gate, Guard, Verdict
 from koloda.web.hub import Hub, Room
 from koloda.web.limits import Limits
 from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, Ping, Sync
+from koloda.web.tables import fairness, game_record
 from koloda.web.telemetry import Telemetry
 
 STATIC = Path(__file__).parent / "static"
@@ -234,6 +236,49 @@ def create_app(
         token = await the_hub().join(table_id, body.seat, body.name)
         return JSONResponse({"token": token, "link": f"/table/{table_id}?token={token}"})
 
+    async def close_table(request: Request) -> Response:
+        """Close a person's own game (every other seat a bot or never taken) before its end; its secret is
+        revealed."""
+        _query(request, NoQuery)
+        room = await the_hub().room(_id(request.path_params["id"], "unknown_table"))
+        await the_hub().close_table(room, (await _body(request, schemas.CloseTable)).token)
+        return JSONResponse(room.info())
+
+    async def table_fairness(request: Request) -> Response:
+        """The table's shuffles (docs/web.md, "Fair shuffles"): the commitment from the start; once it is
+        over, the secret, the game record and every deal recomputed from the secret (koloda.verify)."""
+        _query(request, NoQuery)
+        table_id = _id(request.path_params["id"], "unknown_table")
+        room = await the_hub().room(table_id)
+        facts = fairness(room.record, room.over)
+        if not room.over:
+            return JSONResponse({**facts, "revealed": False, "record": None, "deals": None, "ok": None})
+        record = game_record(room.record, room.actions)
+        report = await asyncio.to_thread(verify.check, record)
+        return JSONResponse(
+            {
+                **facts,
+                "revealed": True,
+                "record": record.to_json(),
+                "deals": [deal.to_json() for deal in report.deals],
+                "ok": report.ok,
+                "failure": report.failure,
+            }
+        )
+
+    async def table_record(request: Request) -> Response:
+        """The table's game record with its secret, once the table is over (for ``koloda verify``)."""
+        _query(request, NoQuery)
+        table_id = _id(request.path_params["id"], "unknown_table")
+        room = await the_hub().room(table_id)
+        if not room.over:
+            raise refusals.refuse("not_revealed", id=table_id)
+        return Response(
+            game_record(room.record, room.actions).dumps() + "\n",
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="table-{table_id}.json"'},
+        )
+
     async def analysis(request: Request) -> Response:
         """A seat's analysis of a finished table (docs/analysis.md, "In the web app"): 200 with it once
         computed, 202 with the progress until then (the page asks again)."""
@@ -372,6 +417,9 @@ def create_app(
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", table),
         Route("/api/tables/{id}/join", join, methods=["POST"]),
+        Route("/api/tables/{id}/close", close_table, methods=["POST"]),
+        Route("/api/tables/{id}/fairness", table_fairness),
+        Route("/api/tables/{id}/record", table_record),
         Route("/api/tables/{id}/analysis", analysis, methods=["POST"]),
         Route("/api/sheets", sheet_list, methods=["GET", "POST"]),
         Route("/api/sheets/options", sheet_options),
@@ -444,17 +492,15 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
         hello = await _receive(websocket, gate, limits)
         if not isinstance(hello, Hello):
             raise refusals.refuse("first_hello")
-        seat = None if hello.token is None else room.seat_of(hello.token)
+        client = Client(None, websocket.send_text, close, patch=hello.patch, token=hello.token)
+        await hub.attach(room, client)  # the link's seat, under the room's lock
     except (KolodaError, _Throttled) as exc:
         refusal = exc.refusal if isinstance(exc, _Throttled) else exc
         await refused(refusal)
         await websocket.close(code=guard.close_code(refusal))
         return
-    client = Client(seat, websocket.send_text, close, patch=hello.patch)
+    seat = client.seat
     try:
-        if seat is not None:
-            await hub.take(room, seat)
-        room.clients.add(client)
         _resync(room, client, hello.v)
         while not client.dropped:
             try:
@@ -474,7 +520,9 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
             except KolodaError as exc:
                 telemetry.refused("ws", exc.code)
                 client.send(refusals.frame(exc))
-                client.message("sync", room.message(seat))  # the refused client sees the table as it is
+                room.revoke_stale()  # a link another one replaced (on another node, say) sees no more
+                if not client.dropped:
+                    client.message("sync", room.message(seat))  # the refused client sees the table as it is
     finally:
         room.clients.discard(client)
         await client.stop()
@@ -489,7 +537,7 @@ def _resync(room: Room, client: Client, version: int | None) -> None:
 
 async def _handle(hub: Hub, room: Room, client: Client, message: Hello | Act | Sync | Ping) -> None:
     if isinstance(message, Act):
-        await hub.act(room, client.seat, message.v, message.action)
+        await hub.act(room, client.seat, message.v, message.action, token=client.token)
     elif isinstance(message, Sync):
         _resync(room, client, message.v)
     elif isinstance(message, Ping):

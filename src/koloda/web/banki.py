@@ -14,13 +14,13 @@ banki resume`` goes on with the same games.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from koloda.banki import BankiOptions, BankiState, legal_events, new_game, observe, saved
 from koloda.banki.events import in_words
 from koloda.banki.view import describe, news_text, templates, what_next
 from koloda.errors import ConflictError, KolodaError, NotationError, NotFoundError
+from koloda.seeds import Seed, commitment, new_secret
 from koloda.store import Store
 from koloda.web import entries
 from koloda.web.refusals import refuse, wrap
@@ -30,7 +30,7 @@ from koloda.web.schemas import NewBanki, game_options, options_offer
 def create(store: Store, request: NewBanki) -> int:
     """A new game from ``{"names": [...], "preset": "moscow", "options": {...}, "seed"?}``."""
     options = game_options(BankiOptions, request.preset, request.options)
-    seed = secrets.randbits(31) if request.seed is None else request.seed
+    seed: Seed = new_secret() if request.seed is None else request.seed  # a number is the creator's
     try:
         state = new_game(request.names, options, seed=seed)
     except NotationError as exc:  # a name the event notation cannot use
@@ -129,4 +129,19 @@ def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
             for lang in ("ru", "en")
         },
         "source": source(state),
+        "fair": fairness(state),
     }
+
+
+def fairness(state: BankiState) -> dict[str, Any]:
+    """What the game says of its counting-out (C1; docs/web.md, "Fair shuffles"): a secret's commitment
+    from the start and the secret once the count is made (it draws nothing else); a number the creator
+    chose, from the start (whoever knows it knows where the count lands)."""
+    counted = source(state)["drawn"] is not None
+    if isinstance(state.seed, str):
+        return {
+            "kind": "secret",
+            "commitment": commitment(state.seed),
+            "secret": state.seed if counted else None,
+        }
+    return {"kind": "number", "seed": state.seed}

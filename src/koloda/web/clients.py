@@ -29,6 +29,7 @@ from koloda.web.frames import diff
 SEND_QUEUE = 64  # frames waiting for one client at most
 SEND_SECONDS = 10.0  # one frame's send may take this long
 TOO_SLOW = 4008  # the close code of a client dropped for not reading
+REVOKED = 4401  # the close code of a client whose link no longer holds its seat (another link took it)
 
 SendText = Callable[[str], Awaitable[None]]
 Close = Callable[[int], Awaitable[None]]
@@ -37,8 +38,17 @@ Close = Callable[[int], Awaitable[None]]
 class Client:
     """One connection of a table: a seat (None: a spectator) and its queue of frames."""
 
-    def __init__(self, seat: int | None, send_text: SendText, close: Close, *, patch: bool = False) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        send_text: SendText,
+        close: Close,
+        *,
+        patch: bool = False,
+        token: str | None = None,
+    ) -> None:
         self.seat = seat
+        self.token = token  # the seat's link it came with (None: a spectator), checked under the room's lock
         self.patch = patch
         self.dropped = False
         self._send_text = send_text
@@ -48,6 +58,7 @@ class Client:
         self._sending: asyncio.Task[None] | None = None  # the task sending the queue, while it has frames
         self._since = 0.0  # the loop's clock when the frame being sent was handed to the socket
         self._closing_task: asyncio.Task[None] | None = None
+        self._code = TOO_SLOW
 
     def send(self, frame: dict[str, Any]) -> None:
         """Queue a frame as it is (a refusal, a pong, an uptodate)."""
@@ -91,11 +102,12 @@ class Client:
         clock)."""
         return self._sending is not None and now - self._since > SEND_SECONDS
 
-    def drop(self) -> None:
-        """Stop sending; the socket is closed with :data:`TOO_SLOW`."""
+    def drop(self, code: int = TOO_SLOW) -> None:
+        """Stop sending; the socket is closed with ``code`` (:data:`TOO_SLOW`, :data:`REVOKED`)."""
         if self.dropped:
             return
         self.dropped = True
+        self._code = code
         self._queue.clear()
         if self._sending is not None:  # backed up: stop waiting for it
             self._sending.cancel()
@@ -125,4 +137,4 @@ class Client:
 
     async def _closing(self) -> None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._close(TOO_SLOW), timeout=1.0)
+            await asyncio.wait_for(self._close(self._code), timeout=1.0)

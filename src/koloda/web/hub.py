@@ -26,16 +26,17 @@ from typing import Any
 from koloda import registry, seeds
 from koloda.bots.base import Fault, RandomBot
 from koloda.errors import ConflictError, IllegalActionError, KolodaError, NotFoundError, RecordError
-from koloda.game import GameRecord, GameSpec, GameState
+from koloda.game import GameSpec, GameState
 from koloda.i18n import LANGS, addressed
 from koloda.store import SeatRecord, Store, TableRecord
+from koloda.web import tables
 from koloda.web.botpool import BotPool, Table, default_workers
 from koloda.web.bus import Bus
-from koloda.web.clients import Client
+from koloda.web.clients import REVOKED, Client
 from koloda.web.committer import Committer
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
-from koloda.web.tables import all_bots_end, seats_json
+from koloda.web.tables import all_bots_end
 from koloda.web.telemetry import Telemetry, event
 from koloda.web.views import public_view, seat_view
 
@@ -78,6 +79,11 @@ class Room:
     def names(self) -> list[str]:
         return [seat.name for seat in self.record.seats]
 
+    @property
+    def over(self) -> bool:
+        """The match is over, or the table was closed before its end: no action may follow."""
+        return self.record.closed is not None or self.state.is_over()
+
     def seat_of(self, token: str) -> int:
         """The seat whose secret token this is."""
         for seat, record in enumerate(self.record.seats):
@@ -85,18 +91,16 @@ class Room:
                 return seat
         raise refuse("bad_token", field="token", id=self.record.id)
 
+    def revoke_stale(self) -> None:
+        """Close the sockets whose link no longer holds their seat (another link took it: join)."""
+        for client in list(self.clients):
+            if client.seat is not None and client.token != self.record.seats[client.seat].token:
+                self.clients.discard(client)
+                client.drop(REVOKED)
+
     def info(self) -> dict[str, Any]:
-        """The public facts of the table: game, players, options, who sits where, whether it is over."""
-        return {
-            "id": self.record.id,
-            "game": self.game.name,
-            "players": self.record.players,
-            "options": self.record.options,
-            "seats": seats_json(self.record.seats),
-            "over": self.state.is_over(),
-            "version": self.version,
-            "created": self.record.created,
-        }
+        """The public facts of the table (koloda.web.tables.info)."""
+        return tables.info(self.record, self.over, self.version)
 
     def message(self, seat: int | None) -> dict[str, Any]:
         """The full message for one seat: the table, its view, the scores (sent as ``sync`` or
@@ -191,14 +195,17 @@ class Hub:
         seats = _seats(request.seats, request.players)
         options = game_options(game.options_class, request.preset, request.options)
         options = all_bots_end(game, options, all(seat.bot is not None for seat in seats))
-        seed = secrets.randbits(31) if request.seed is None else request.seed
+        # Deals from a secret nobody can guess; a number of the host's only where every seat is his to
+        # give (no seat open to the lobby), and then shown to every seat (Room.fairness).
+        if request.seed is not None and any(seat.open for seat in seats):
+            raise refuse("seed_not_private", field="seed")
+        seed: seeds.Seed = seeds.new_secret() if request.seed is None else request.seed
         try:
             game.new_game(options, players=request.players, seed=seed)
         except KolodaError as exc:
             raise wrap("bad_options", exc, field="options") from None
-        table_id = await self._store(
-            self.store.create_table, game.name, request.players, options.to_dict(), seed, seats
-        )
+        create = functools.partial(self.store.create_table, host_seed=request.seed is not None)
+        table_id = await self._store(create, game.name, request.players, options.to_dict(), seed, seats)
         room = self._open(await self._store(self.store.load_table, table_id))
         self.rooms[table_id] = room
         event("create", table=table_id, game=game.name, players=request.players, version=0)
@@ -237,15 +244,7 @@ class Hub:
 
     def _open(self, record: TableRecord) -> Room:
         game = registry.get(record.game)
-        game_record = GameRecord(
-            game=record.game,
-            players=record.players,
-            options=record.options,
-            actions=record.actions,
-            seed=record.seed,
-            scope="match",
-        )
-        state = game.replay(game_record)
+        state = game.replay(tables.game_record(record, record.actions))
         return Room(record, game, state, list(record.actions))
 
     async def _store(self, call: Any, *args: Any) -> Any:
@@ -269,18 +268,7 @@ class Hub:
                 out.append(room.info())
                 continue
             record = self.store.load_table(table_id)
-            out.append(
-                {
-                    "id": record.id,
-                    "game": record.game,
-                    "players": record.players,
-                    "options": record.options,
-                    "seats": seats_json(record.seats),
-                    "over": None,  # not loaded: unknown until someone opens it
-                    "version": len(record.actions),
-                    "created": record.created,
-                }
-            )
+            out.append(tables.info(record, None, len(record.actions)))  # not loaded: over unknown
         return out
 
     async def join(self, table_id: int, seat: int, name: str | None = None) -> str:
@@ -298,16 +286,42 @@ class Hub:
                 refuse_taken=True,
             )
             event("join", table=table_id, seat=seat, version=room.version)
+            room.revoke_stale()  # the seat's old link, if anyone had it open, is closed now
             self.broadcast(room, "sync")  # not an action: the version stays
         return token
 
-    async def take(self, room: Room, seat: int) -> None:
-        """A seat's link was opened: the seat is no longer free in the lobby."""
-        if room.record.seats[seat].taken:
-            return
+    async def attach(self, room: Room, client: Client) -> None:
+        """A client of the room: its link's seat found under the room's lock (so that a link a join
+        replaces meanwhile cannot slip in), the seat no longer free in the lobby once its link is opened."""
         async with room.lock:
-            await self._change_seat(room, seat, lambda old: replace(old, taken=True), refuse_taken=False)
-            event("sit", table=room.record.id, seat=seat, version=room.version)
+            if client.token is not None:
+                seat = client.seat = room.seat_of(client.token)
+                if not room.record.seats[seat].taken:
+                    await self._change_seat(
+                        room, seat, lambda old: replace(old, taken=True), refuse_taken=False
+                    )
+                    event("sit", table=room.record.id, seat=seat, version=room.version)
+                if room.record.seats[seat].token != client.token:  # another node's join came first
+                    raise refuse("revoked", field="token", id=room.record.id, number=seat + 1)
+            room.clients.add(client)
+
+    async def close_table(self, room: Room, token: str) -> None:
+        """Close a table before its end, from a seat's link: a person's own game, every other seat a bot or
+        never taken (a table of people ends with its match). Its secret is revealed (Room.fairness)."""
+        async with room.lock:
+            seat = room.seat_of(token)
+            if room.over:
+                return
+            people = [s for n, s in enumerate(room.record.seats) if n != seat and s.bot is None and s.taken]
+            if people:
+                raise refuse("close_with_people", id=room.record.id, name=people[0].name)
+            when = await self._store(self.store.close_table, room.record.id)
+            room.record = replace(room.record, closed=when)
+            room.bot_due = None
+            event("close", table=room.record.id, seat=seat, version=room.version)
+            self.broadcast(room, "sync")
+            await self.bus.publish({"table": room.record.id, "seats": True})
+        await self.bus.release(room.record.id)
 
     async def _change_seat(self, room: Room, seat: int, change: Any, *, refuse_taken: bool) -> SeatRecord:
         """Write one seat's change unless another writer changed the seats first (then read them again
@@ -336,13 +350,21 @@ class Hub:
 
     # -- play --------------------------------------------------------------------------------------
 
-    async def act(self, room: Room, seat: int | None, version: int, action: int | str) -> None:
-        """Check, store, apply and announce one action; a refusal raises and changes nothing."""
+    async def act(
+        self, room: Room, seat: int | None, version: int, action: int | str, *, token: str | None = None
+    ) -> None:
+        """Check, store, apply and announce one action; a refusal raises and changes nothing. ``token``: the
+        link a person's action came with, checked again here under the lock (a join may have given the seat
+        a new link while this action waited); a bot's action has none (the hub moves its seat)."""
         started = time.perf_counter()
         async with room.lock:
             state = room.state
             if seat is None:
                 raise refuse("spectator")
+            if token is not None and token != room.record.seats[seat].token:
+                raise refuse("revoked", field="token", id=room.record.id, number=seat + 1)
+            if room.record.closed is not None:
+                raise refuse("table_closed", id=room.record.id)
             if state.is_over():
                 raise refuse("game_over")
             if version != room.version:
@@ -434,7 +456,8 @@ class Hub:
                     fresh = await self._store(self.store.load_table, room.record.id)
                 except KolodaError:
                     return
-                room.record = replace(room.record, seats=fresh.seats)
+                room.record = replace(room.record, seats=fresh.seats, closed=fresh.closed)
+                room.revoke_stale()
                 self.broadcast(room, "sync")
                 return
             version = int(event.get("v", 0))
@@ -456,8 +479,9 @@ class Hub:
                     fresh = await self._store(self.store.load_table, room.record.id)
                 except KolodaError:
                     continue
-                if fresh.seats != room.record.seats:
-                    room.record = replace(room.record, seats=fresh.seats)
+                if fresh.seats != room.record.seats or fresh.closed != room.record.closed:
+                    room.record = replace(room.record, seats=fresh.seats, closed=fresh.closed)
+                    room.revoke_stale()
                     self.broadcast(room, "sync")
             self._after_move(room)
 
@@ -475,14 +499,14 @@ class Hub:
     # -- bots --------------------------------------------------------------------------------------
 
     def _after_move(self, room: Room) -> None:
-        if room.state.is_over():
+        if room.over:
             asyncio.get_running_loop().create_task(self.bus.release(room.record.id))
         else:
             self._schedule_bot(room)
 
     def _schedule_bot(self, room: Room) -> None:
         seat = room.state.current_player
-        if seat is None or room.record.seats[seat].bot is None:
+        if seat is None or room.record.seats[seat].bot is None or room.record.closed is not None:
             return
         if room.bot_due is not None or (room.bot_task is not None and not room.bot_task.done()):
             return

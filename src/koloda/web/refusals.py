@@ -88,6 +88,7 @@ TEXTS: dict[str, Text] = {
     "unknown_sheet": Text("unknown_sheet", NotFoundError, 404),
     "unknown_game": Text("unknown_game", NotFoundError, 404),
     "bad_token": Text("bad_token", RequestError, 403),
+    "revoked": Text("bad_token", RequestError, 403),
     # the idempotency key of an entry sent from a phone (docs/web.md, "Offline")
     "bad_key": Text("bad_key", RequestError, 400),
     "key_reused": Text("key_reused", IllegalActionError, 409),
@@ -98,6 +99,11 @@ TEXTS: dict[str, Text] = {
     # play
     "spectator": Text("spectator", RequestError, 403),
     "game_over": Text("game_over", IllegalActionError, 409),
+    "table_closed": Text("game_over", IllegalActionError, 409),
+    "close_with_people": Text("close_refused", IllegalActionError, 409),
+    # fair shuffles (koloda.seeds, docs/web.md "Fair shuffles")
+    "seed_not_private": Text("seed_not_private", RequestError, 400),
+    "not_revealed": Text("not_revealed", IllegalActionError, 409),
     "stale": Text("stale", IllegalActionError, 409),
     "not_your_turn": Text("not_your_turn", IllegalActionError, 409),
     "illegal_id": Text("illegal", IllegalActionError, 409),
@@ -156,6 +162,7 @@ WORDS: dict[str, str] = {
     "unknown_sheet": N_("refusal.unknown_sheet"),
     "unknown_game": N_("refusal.unknown_game"),
     "bad_token": N_("refusal.bad_token"),
+    "revoked": N_("refusal.revoked"),
     "bad_key": N_("refusal.bad_key"),
     "key_reused": N_("refusal.key_reused"),
     "bad_seat": N_("refusal.bad_seat"),
@@ -163,6 +170,10 @@ WORDS: dict[str, str] = {
     "seat_by_link": N_("refusal.seat_by_link"),
     "spectator": N_("refusal.spectator"),
     "game_over": N_("refusal.game_over"),
+    "table_closed": N_("refusal.table_closed"),
+    "close_with_people": N_("refusal.close_with_people"),
+    "seed_not_private": N_("refusal.seed_not_private"),
+    "not_revealed": N_("refusal.not_revealed"),
     "stale": N_("refusal.stale"),
     "not_your_turn": N_("refusal.not_your_turn"),
     "illegal_id": N_("refusal.illegal_id"),

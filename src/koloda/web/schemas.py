@@ -179,6 +179,12 @@ class Analyse(Strict):
     token: Token | None = None
 
 
+class CloseTable(Strict):
+    """``POST /api/tables/ID/close``: the link of the seat of the person who closes his own game."""
+
+    token: Token
+
+
 class NewSheet(Strict):
     """``POST /api/sheets``: the players' names (the score book checks how many), a preset, options."""
 

@@ -59,6 +59,7 @@ function receive(data) {
   }
   if (data.type === "sync" || data.type === "event") {
     msg = data;
+    fairNote(TABLE_ID, msg);
     if (data.type === "sync" || (data.view && data.view.current_player !== msg.seat)) selected = null;
     render();
   } else if (data.type === "error") {
@@ -119,6 +120,7 @@ function render() {
   if (msg.seat === null) status.textContent += ` · ${t("web.spectator")}`;
   renderEnd(view, game);
   renderCoach();
+  fairRender(TABLE_ID, msg);
 }
 
 // The games this page draws itself; any other registered game gets renderAnyGame (docs/architecture.md).
