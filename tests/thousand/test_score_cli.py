@@ -13,7 +13,7 @@ from koloda.cli import main
 from koloda.thousand.sheet.scorefile import dump_score_file, parse_score_file
 from koloda.thousand.sheet.table import markdown_table
 
-SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
+SEED = Path(__file__).resolve().parents[2] / "docs" / "sources" / "002_3bd9893b7ac19bb5.txt"
 HEADER = '{"players": ["Аня", "Боря", "Вера"]}'
 DEAL1 = (
     '{"declarer": "Аня", "bid": 120, "points": {"Аня": 85, "Боря": 25, "Вера": 10},'

@@ -13,7 +13,7 @@ from koloda.thousand.scoring import DealInput, Note, ScoreBook, ScoringError, ro
 from koloda.thousand.sheet.scorefile import parse_score_file
 from koloda.thousand.sheet.table import markdown_table
 
-SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
+SEED = Path(__file__).resolve().parents[2] / "docs" / "sources" / "002_3bd9893b7ac19bb5.txt"
 SEED_DEALS = [
     DealInput(declarer=0, bid=120, points=(85, 25, 10), marriages=((60,), (), ())),
     DealInput(declarer=1, bid=100, points=(34, 70, 16)),

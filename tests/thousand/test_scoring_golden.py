@@ -17,7 +17,7 @@ from koloda.thousand.scoring import Note
 from koloda.thousand.sheet.scorefile import load_score_file
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
+SEED = Path(__file__).resolve().parents[2] / "docs" / "sources" / "002_3bd9893b7ac19bb5.txt"
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from koloda.thousand.sheet.scorefile import Player, parse_score_file
 from koloda.thousand.sheet.table import markdown_table
 from koloda.thousand.sheet.terminal import Sheet, run_sheet
 
-SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
+SEED = Path(__file__).resolve().parents[2] / "docs" / "sources" / "002_3bd9893b7ac19bb5.txt"
 PLAYERS = [Player.named("Аня"), Player.named("Боря"), Player.named("Вера")]
 SEED_DEALS = [
     DealInput(declarer=0, bid=120, points=(85, 25, 10), marriages=((60,), (), ())),

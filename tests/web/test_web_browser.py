@@ -13,7 +13,7 @@ import pytest
 from node_helpers import hello, open_ws
 from web_helpers import Server, csp_violations, shot
 
-SEED = Path("/work/shared/seeds/002_3bd9893b7ac19bb5.txt")
+SEED = Path(__file__).resolve().parents[2] / "docs" / "sources" / "002_3bd9893b7ac19bb5.txt"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
 STEP_MS = 15_000
