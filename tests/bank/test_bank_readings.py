@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from test_bank_rules import c, deal, legal, play
 
-from koloda.bank import BankOptions, from_deal, new_game, observe
+from koloda.bank import BankOptions, from_deal, new_game, observe, replay
 from koloda.bank.scoring import penalty
 from koloda.errors import IllegalActionError, OptionsError
 
@@ -268,6 +268,48 @@ def test_rule_3_2_trumps_chosen_after_the_deal() -> None:
     assert after.phase == "move" and after.trump_suits == before.trump_suits == (1, 3, 0)
     assert after.hands == before.hands and after.current_player == before.current_player
     assert after.deal_start == 3 and observe(after, 0).history == ()
+
+
+#: An explicit deal that names no trump suits: seat 1 holds the nearest lower spade to the open AS (rule
+#: 4.1), and his 7C covers the AS only if clubs are his trump.
+OPEN_SUITS: dict[str, Any] = {
+    "hands": [["6H", "KD"], ["7C", "9S"]],
+    "open": "AS",
+    "stock": ["9D"],
+    "dealer": 1,
+}
+
+
+@pytest.mark.parametrize("choice", ["in-turn", "in-turn-after-deal"])
+def test_rule_3_2_an_explicit_deal_with_trumps_chosen_in_turn(choice: str) -> None:
+    """«У каждого игрока разный козырь.» with the suits chosen in turn: an explicit deal that names none
+    leaves them open, and the choosing is played, from the dealer's left, before the cards are laid out
+    (``in-turn``) or after (``in-turn-after-deal``); the record replays it, choices and all."""
+    state = from_deal(OPEN_SUITS, BankOptions(trump_choice=choice))
+    assert state.phase == "choose-trump" and state.current_player == 0 and state.trump_suits == ()
+    dealt = choice == "in-turn-after-deal"
+    assert [len(state.hand(p)) for p in (0, 1)] == ([2, 2] if dealt else [0, 0])
+    play(state, "trump H", "trump C")
+    assert state.phase == "move" and state.trump_suits == (3, 1) and state.deal_no == 1
+    assert [{str(card) for card in state.hand(p)} for p in (0, 1)] == [{"6H", "KD"}, {"7C", "9S"}]
+    assert state.current_player == 1 and legal(state) == ["9S", "7C"]  # clubs are his trump
+    play(state, "7C")
+    record = state.record()
+    assert record.deal == OPEN_SUITS and record.actions == ("trump H", "trump C", "7C")
+    assert replay(record) == state and replay(record).record() == record
+
+
+def test_rule_3_2_suits_an_explicit_deal_names_are_taken_as_chosen() -> None:
+    """Under a choice in turn, suits the deal names are the suits already chosen: nothing is left to choose
+    (a position set up after the choosing, or a world a search bot sampled from one)."""
+    named = {**OPEN_SUITS, "trump_suits": ["H", "D"]}
+    for choice in ("in-turn", "in-turn-after-deal"):
+        state = from_deal(named, BankOptions(trump_choice=choice))
+        assert state.phase == "move" and state.trump_suits == (3, 2) and legal(state) == ["9S"]
+        play(state, "9S")
+        assert replay(state.record()) == state
+    with pytest.raises(OptionsError, match="one suit per player"):
+        from_deal({**OPEN_SUITS, "trump_suits": ["H"]}, BankOptions(trump_choice="in-turn"))
 
 
 def test_the_literal_preset_reads_runs_of_any_suits() -> None:

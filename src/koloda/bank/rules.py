@@ -165,7 +165,15 @@ class BankRules:
             self._deal_starts.append(len(self._hist))
             self._legal = None
             return
-        self._start_deal(self._dealer, self._active, None)
+        self._start_deal(self._dealer, self._active, self._explicit_cards())
+
+    def _explicit_cards(self) -> tuple[list[int], int, list[int]] | None:
+        """The cards of the explicit first deal (``from_deal``), laid out once trumps are chosen before it
+        (rule 3.2); None: the deal is shuffled."""
+        if self._deal is None:
+            return None
+        parsed = D.parse_deal(self._deal)
+        return D.laid_out(parsed.hands, parsed.open_card, parsed.stock, self._n)
 
     def _start_deal(
         self, dealer: int, active: tuple[int, ...], cards: tuple[list[int], int, list[int]] | None
