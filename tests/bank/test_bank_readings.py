@@ -208,15 +208,55 @@ def _stuck(**options: Any) -> Any:
     return state
 
 
+@pytest.mark.parametrize("dealer_reading", ["most-points", "nobody"])
+@pytest.mark.parametrize(("reading", "penalties"), [("most-points", (0, 12, 0)), ("nobody", (0, 0, 0))])
+def test_rule_7_8_who_pays_after_a_stuck_end(
+    reading: str, penalties: tuple[int, ...], dealer_reading: str
+) -> None:
+    """001: «Вариант 1. Игрок, который проиграл, получает штрафные очки равные количеству оставшихся очков в
+    картах на руках.» with only the loser paying (``penalty_who=loser``): after a stuck end the one who pays
+    is the holder of most points in hand (the AC, 12), or nobody (``stuck_payer``), whoever deals next."""
+    state = _stuck(stuck_payer=reading, stuck_loser=dealer_reading, penalty_who="loser")
+    assert state.results[0].penalties == penalties
+    assert state.dealer == (1 if dealer_reading == "most-points" else 0)  # rule 2.2's part, apart
+
+
 @pytest.mark.parametrize(("reading", "loser", "dealer"), [("most-points", 1, 1), ("nobody", None, 0)])
-def test_rule_7_8_who_lost_a_stuck_deal(reading: str, loser: int | None, dealer: int) -> None:
-    """«Игрок, который проиграл, получает штрафные очки» and «Игрок, который проиграл партию или игру»: after
-    a stuck end the loser is the holder of most points in hand (AC, 12), or, if only the last player left
-    holding cards loses, nobody: the loser pays nothing and the next deal goes to the dealer's left."""
-    state = _stuck(stuck_loser=reading, penalty_who="loser")
+def test_rule_2_2_who_lost_a_stuck_deal_deals_next(reading: str, loser: int | None, dealer: int) -> None:
+    """001: «сдатчиком становится игрок по любому из 5-и вариантов договоренностей между игроками: Игрок,
+    который проиграл партию или игру» after a stuck end: the loser, who deals next, is the holder of most
+    points in hand (the AC, seat 1), or, if only the last player left holding cards loses, nobody
+    (``stuck_loser``): the next deal goes to the dealer's left. Who pays is another option (rule 7.8): here
+    nobody is fined and still the holder of most points deals, a reading record version 2 did not offer."""
+    state = _stuck(stuck_loser=reading, stuck_payer="nobody", penalty_who="loser")
     result = state.results[0]
-    assert result.loser == loser and result.penalties == ((0, 12, 0) if loser == 1 else (0, 0, 0))
-    assert state.dealer == dealer
+    assert result.loser == loser and result.penalties == (0, 0, 0) and state.dealer == dealer
+
+
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        (
+            {"loser": "lowest-score", "stuck_loser": "nobody"},
+            "'stuck_loser' applies only with loser 'last-holder'",
+        ),
+        ({"stuck_payer": "nobody"}, "'stuck_payer' applies only with penalty_who 'loser'"),
+        (
+            {"penalty_who": "loser", "loser": "lowest-score", "stuck_payer": "nobody"},
+            "and loser 'last-holder'",
+        ),
+    ],
+)
+def test_rules_2_2_and_7_8_the_stuck_readings_need_the_options_they_refine(
+    options: dict[str, str], refused: str
+) -> None:
+    """A reading of who lost a stuck deal is refused where no stuck deal's loser is looked for: under
+    ``loser=lowest-score`` every deal has one, and with every holder paying nobody pays as the loser."""
+    with pytest.raises(OptionsError, match=refused) as refusal:
+        BankOptions.from_mapping(options)
+    russian = refusal.value.text("ru")
+    assert "действует только при" in russian and russian.split("'")[1] in ("stuck_loser", "stuck_payer")
+    assert BankOptions(penalty_who="loser", stuck_payer="nobody").stuck_loser == "most-points"
 
 
 def test_rule_7_8_the_loser_as_the_lowest_score() -> None:
@@ -231,8 +271,6 @@ def test_rule_7_8_the_loser_as_the_lowest_score() -> None:
         play(state, "9C", "9D", "pass", "7D")  # seat 1 takes the 9s and goes out second
         result = state.results[-1]
         assert result.scores == (24, 10, 22) and result.loser == loser
-    with pytest.raises(OptionsError, match="stuck_loser"):
-        BankOptions(loser="lowest-score", stuck_loser="nobody")
 
 
 # -- rule 8.2: who deals the tie deal ---------------------------------------------------------------------

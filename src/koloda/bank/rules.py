@@ -487,8 +487,11 @@ class BankRules:
             self._capture(owner)
         bonuses = tuple(scoring.bonuses(self._finish[p]) for p in range(n))
         before_penalties = [self._captured_pts[p] + sum(i[2] for i in bonuses[p]) for p in range(n)]
-        loser = scoring.loser(opts, self._hands, self._active, self._dealer, stuck, before_penalties)
-        penalties = tuple(scoring.penalty(opts, self._hands[p], p == loser) for p in range(n))
+        # rules 2.2, 7.8: who lost (and deals next) and who pays may be read apart after a stuck end
+        hands, active, dealer = self._hands, self._active, self._dealer
+        loser = scoring.loser(opts, hands, active, dealer, stuck, before_penalties, opts.stuck_loser)
+        payer = scoring.loser(opts, hands, active, dealer, stuck, before_penalties, opts.stuck_payer)
+        penalties = tuple(scoring.penalty(opts, hands[p], p == payer) for p in range(n))
         scores = tuple(before_penalties[p] - penalties[p] for p in range(n))
         for p in range(n):
             self._totals[p] += scores[p]
