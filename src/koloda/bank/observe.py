@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from koloda.bank import tables as T
 from koloda.bank.actions import action_text, cards_of_action, parse_action
+from koloda.bank.explain import Hint, explain
 from koloda.bank.scoring import DealResult
 from koloda.bank.state import BankState
 from koloda.cards import DECK_36, Suit
@@ -51,6 +53,16 @@ class BankObservation(Observation):
     history: tuple[tuple[int, str], ...]  # this deal's public actions: (seat, text)
     results: tuple[DealResult, ...]
     winner: int | None
+    # what the player to move may lay and by which rule (koloda.bank.explain): public, the same for every
+    # seat (made of public facts only); None once over
+    hint: Hint | None
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        hint = self.hint
+        if hint is not None:  # the mover's own cards with their reasons, in his own view only
+            data["hint"] = hint.to_json(cards_mask(self.hand) if self.seat == hint.seat else 0)
+        return data
 
 
 # Texts made once: the web app observes every table at every move.
@@ -117,6 +129,7 @@ def observe(state: BankState, seat: int | None) -> BankObservation:
         history=history,
         results=tuple(s._results),
         winner=s._winner,
+        hint=explain(s),
     )
 
 
