@@ -76,11 +76,8 @@ def test_the_bank_hint_says_rule_4_3_as_the_engine_plays_it(
 # -- an empty line, a long line ---------------------------------------------------------------------------
 
 
-def bank_prompt(lang: Lang, answers: list[str]) -> tuple[list[str], list[str]]:
-    """Bank's move prompt fed ``answers`` then ``quit``: what it wrote, and the prompts."""
-    state = bank_game(players=2, seed=5, scope="deal")
-    seat = state.current_player or 0
-    out: list[str] = []
+def typist(answers: list[str]) -> tuple[Callable[[str], str], list[str]]:
+    """A person who types ``answers`` then ``quit``, and the prompts he is asked."""
     asked: list[str] = []
     lines = [*answers, "quit"]
 
@@ -88,6 +85,15 @@ def bank_prompt(lang: Lang, answers: list[str]) -> tuple[list[str], list[str]]:
         asked.append(prompt)
         return lines.pop(0)
 
+    return read, asked
+
+
+def bank_prompt(lang: Lang, answers: list[str]) -> tuple[list[str], list[str]]:
+    """Bank's move prompt fed ``answers`` then ``quit``: what it wrote, and the prompts."""
+    state = bank_game(players=2, seed=5, scope="deal")
+    seat = state.current_player or 0
+    out: list[str] = []
+    read, asked = typist(answers)
     with pytest.raises(Quit):
         play_match(state, seat=seat, lang=lang, bots={1 - seat: RandomBot(1)}, read=read, write=out.append)
     return out, asked
@@ -96,18 +102,10 @@ def bank_prompt(lang: Lang, answers: list[str]) -> tuple[list[str], list[str]]:
 def thousand_prompt(lang: Lang, answers: list[str]) -> tuple[list[str], list[str]]:
     """Thousand's move prompt fed ``answers`` then ``quit``."""
     out: list[str] = []
-    asked: list[str] = []
-    lines = [*answers, "quit"]
-
-    def read(prompt: str) -> str:
-        asked.append(prompt)
-        return lines.pop(0)
-
+    read, asked = typist(answers)
+    bots = {1: RandomBot(1), 2: RandomBot(2)}
     with pytest.raises(Quit):
-        play_game(
-            ThousandOptions(), seed=3, bots={1: RandomBot(1), 2: RandomBot(2)}, lang=lang, read=read,
-            write=out.append,
-        )  # fmt: skip
+        play_game(ThousandOptions(), seed=3, bots=bots, lang=lang, read=read, write=out.append)
     return out, asked
 
 

@@ -218,14 +218,20 @@ def _classes(trumps: str, suits: tuple[int, ...], players: int) -> list[D.Classe
     return D.seat_classes(trumps, suits, players)
 
 
-def explain(state: BankState) -> Hint | None:
-    """What the player to move may do, and by which rule; None once the game is over."""
+#: The public facts a hint is made of (:func:`facts`): the arguments of :func:`hint`, or ``("choose", seat,
+#: suits left)`` while trumps are chosen (rule 3.2); None once over.
+Facts = tuple[Any, ...] | None
+
+
+def facts(state: BankState) -> Facts:
+    """The public facts of ``state`` a hint is made of: what an observation keeps, so that its hint is
+    built only when asked for (bots never ask; :func:`from_facts`)."""
     phase = state._phase
     if phase == OVER:
         return None
     p = state._cur
     if phase == CHOOSE:
-        return choosing(p, tuple(s for s in range(4) if s not in state._chosen))
+        return ("choose", p, tuple(s for s in range(4) if s not in state._chosen))
     opts, t = state.options, state._target
     classes = _classes(opts.trumps, state._trump_suits, state.players)[p]
     follow = state._extra_kind() if phase == EXTRA else 0
@@ -233,20 +239,50 @@ def explain(state: BankState) -> Hint | None:
     if follow and follow != FOLLOW_MUST:  # the extra move of rules 4.5-4.7 may add nothing
         last = state._hist[-1] >> 2
         extra_rule = "4.5" if last < T.FOUR0 else "4.6" if last < T.RUN0 else "4.7"
-    face_up = 0
-    for c in state._bank:
-        face_up |= 1 << c
-    for mask in state._captured:
-        face_up |= mask
-    return hint(
+    return (
         p,
         t,
         T.reason_table(classes, opts.two_trumps_cover == "free")[t] if t >= 0 else (),
-        trumps=opts.trumps,
-        target_class=classes[t // 9] if t >= 0 else 0,
-        open_suit=state._opening and opts.opening == "free",
-        card_only=follow == FOLLOW_CARD,
+        opts.trumps,
+        classes[t // 9] if t >= 0 else 0,
+        state._opening and opts.opening == "free",
+        follow == FOLLOW_CARD,
+        extra_rule,
+        opts.runs == "one-suit",
+        tuple(state._bank),  # face up, with the captured piles: no way offers them
+        tuple(state._captured),
+    )
+
+
+@functools.lru_cache(maxsize=1024)  # every seat's view of a position asks for the same hint
+def from_facts(known: Facts) -> Hint | None:
+    """The hint :func:`facts` describe."""
+    if known is None:
+        return None
+    if known[0] == "choose":
+        return choosing(known[1], known[2])
+    seat, target, reasons, trumps, target_class, open_suit, card_only, extra_rule, one_suit, bank, piles = (
+        known
+    )
+    face_up = 0
+    for c in bank:
+        face_up |= 1 << c
+    for mask in piles:
+        face_up |= mask
+    return hint(
+        seat,
+        target,
+        reasons,
+        trumps=trumps,
+        target_class=target_class,
+        open_suit=open_suit,
+        card_only=card_only,
         extra_rule=extra_rule,
-        one_suit_runs=opts.runs == "one-suit",
+        one_suit_runs=one_suit,
         live=T.FULL_DECK & ~face_up,
     )
+
+
+def explain(state: BankState) -> Hint | None:
+    """What the player to move may do, and by which rule; None once the game is over."""
+    return from_facts(facts(state))
