@@ -238,15 +238,17 @@ class Smoke:
             if not isinstance(figures, dict) or not figures:
                 raise Failure(f"{game} simulate --json: {figures!r}")
         expect(koloda("bank", "replay", BANK_RECORD, "--lang", "ru"), "Банк, 4 игрока", "штраф −1")
-        expect(koloda("thousand", "replay", THOUSAND_RECORD, "--lang", "en"), "| Deal |")
+        expect(koloda("thousand", "replay", THOUSAND_RECORD, "--lang", "en"), "Deal   Game")
         expect(koloda("thousand", "score", SCORE_FILE), "| Кон |", "Аня")
         json.loads(koloda("thousand", "score", SCORE_FILE, "--json"))
         expect(
             koloda("thousand", "sheet", "--lang", "en", stdin="\n".join(SHEET_LINES) + "\n"),
-            "| 1 | Ann 120 — made (85 + marriage 60) | +120 → 120 |",
+            "Ann 120 — made",  # the sheet drawn as a table (issue 29)
+            "+120 → 120",
             "koloda thousand sheet --sheet 1",
         )
-        expect(koloda("thousand", "sheet", "--resume", "--lang", "en", stdin="quit\n"), "| 1 | Ann 120")
+        resumed = koloda("thousand", "sheet", "--resume", "--lang", "en", stdin="quit\n")
+        expect(resumed, "Deal   Game", "Ann 120")
         lines = "\n".join(BANKI_LINES) + "\n"
         expect(
             koloda("banki", "new", "Ann", "Bob", "Cat", "Dan", "--seed", "9", "--lang", "en", stdin=lines),

@@ -7,9 +7,11 @@ from typing import ClassVar, Literal
 
 import pytest
 
+from koloda.bank import replay
 from koloda.errors import OptionsError, RecordError
 from koloda.game import GameRecord
 from koloda.options import Options
+from koloda.records import RECORD_VERSION
 
 
 @dataclass(frozen=True)
@@ -122,8 +124,20 @@ def test_a_version_1_bank_record_is_read_with_the_readings_it_was_played_by() ->
         "eight_opening": "strict",
     }
     record = GameRecord.from_json({**old, "version": 2})
-    assert record.options == {} and record.to_json()["version"] == 2
+    assert record.options == {} and record.to_json()["version"] == RECORD_VERSION
     assert GameRecord.from_json({**old, "game": "toy"}).options == {}  # other games: as they were
+
+
+def test_a_version_2_bank_record_with_no_loser_after_a_stuck_end_still_fines_nobody() -> None:
+    """Record version 3 split rule 7.8's ``stuck_loser``: who pays after a stuck end is ``stuck_payer``. A
+    version-2 record's ``stuck_loser=nobody`` decided both, so under ``penalty_who=loser`` it says both."""
+    old = {"game": "bank", "version": 2, "players": 3, "seed": 4, "actions": []}
+    both = {"penalty_who": "loser", "stuck_loser": "nobody"}
+    assert GameRecord.from_json({**old, "options": both}).options == {**both, "stuck_payer": "nobody"}
+    alone = {"stuck_loser": "nobody"}  # everyone holding cards pays: nothing to say of a single payer
+    assert GameRecord.from_json({**old, "options": alone}).options == alone
+    state = replay(GameRecord.from_json({**old, "options": both}))
+    assert (state.options.stuck_loser, state.options.stuck_payer) == ("nobody", "nobody")
 
 
 def test_a_version_1_thousand_deal_is_dealt_again_as_it_was() -> None:

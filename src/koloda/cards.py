@@ -34,7 +34,7 @@ from enum import IntEnum
 from typing import Literal
 
 from koloda.errors import NotationError
-from koloda.i18n import Msg
+from koloda.i18n import Lang, Msg, Shown
 
 Style = Literal["latin", "russian"]
 SuitStyle = Literal["letter", "symbol"]
@@ -108,15 +108,19 @@ class Rank(IntEnum):
         return self.russian if style == "russian" else self.latin
 
     @classmethod
-    def parse(cls, text: str) -> Rank:
-        """Parse one rank token.
+    def parse(cls, text: str, lowest: Rank | None = None) -> Rank:
+        """Parse one rank token; a bad one is refused naming the ranks from ``lowest`` up (the game's deck:
+        Thousand's starts at the nine).
 
         >>> Rank.parse("T"), Rank.parse("Т"), Rank.parse("в")
         (<Rank.TEN: 10>, <Rank.ACE: 14>, <Rank.JACK: 11>)
         """
         rank = _RANK_TOKENS.get(text.strip().upper())
         if rank is None:
-            raise NotationError(Msg("cards.bad_rank", text=text))
+            low = lowest or Rank.SIX
+            latin = " ".join(r.latin + (" T" if r == Rank.TEN else "") for r in Rank if r >= low)
+            russian = " ".join(r.russian for r in Rank if r >= low)
+            raise NotationError(Msg("cards.bad_rank", text=clip(text), latin=latin, russian=russian))
         return rank
 
 
@@ -167,13 +171,23 @@ class Card:
         return DECK_36[index]
 
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """Parse a card in Latin or Russian notation with a suit letter or symbol (see module doc)."""
+    def parse(cls, text: str, lowest: Rank | None = None) -> Card:
+        """Parse a card in Latin or Russian notation with a suit letter or symbol (see module doc); a bad
+        rank is refused naming the ranks from ``lowest`` up.
+
+        >>> try:
+        ...     Card.parse("1H", Rank.NINE)
+        ... except NotationError as exc:
+        ...     print(exc)
+        bad card '1H': bad rank '1': expected one of 9 10 T J Q K A or 9 10 В Д К Т
+        """
         token = text.strip()
         if len(token) < 2:
             raise NotationError(Msg("cards.too_short", text=text))
+        if len(token) > 3:  # "10♥" is the longest card: a long entry is not a card, nor quoted whole twice
+            raise NotationError(Msg("cards.bad_card", text=clip(text), reason=Msg("cards.too_long")))
         try:
-            rank = Rank.parse(token[:-1])
+            rank = Rank.parse(token[:-1], lowest)
             suit = Suit.parse(token[-1])
         except NotationError as exc:
             raise NotationError(Msg("cards.bad_card", text=text, reason=exc.detail)) from None
@@ -198,6 +212,35 @@ DECK_24: tuple[Card, ...] = tuple(card for card in DECK_36 if card.rank >= Rank.
 _SPLIT = re.compile(r"[\s,;]+")
 
 
+#: How much of an entry a message quotes: a long line is not echoed back whole.
+CLIP = 24
+
+
+def clip(text: str) -> str:
+    """An entry as a message quotes it: at most :data:`CLIP` characters, then "…".
+
+    >>> clip("x" * 30)
+    'xxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    return text if len(text) <= CLIP else text[:CLIP] + "…"
+
+
+def card_reason(detail: Msg | str, entry: str) -> Msg | str:
+    """Why a card was not read, inside a message that already quotes ``entry``: without quoting the same
+    entry a second time when the entry is that one card.
+
+    >>> print(card_reason(Msg("cards.bad_card", text="9Z", reason=Msg("cards.bad_suit", text="Z")), " 9z"))
+    bad suit 'Z': expected one of S C D H, ♠ ♣ ♦ ♥ or П К Т Б Ч
+    """
+    if isinstance(detail, Msg) and detail.key == "cards.bad_card":
+        quoted = str(detail.params["text"]).strip().lower()
+        if quoted in (entry.strip().lower(), clip(entry.strip()).lower()):
+            reason = detail.params["reason"]
+            assert isinstance(reason, Msg)
+            return reason
+    return detail
+
+
 def parse_cards(text: str) -> list[Card]:
     """Parse cards separated by spaces or commas.
 
@@ -210,3 +253,25 @@ def parse_cards(text: str) -> list[Card]:
 def cards_text(cards: Iterable[Card], style: Style = "latin", suits: SuitStyle = "letter") -> str:
     """Cards as one space-separated string that :func:`parse_cards` reads back."""
     return " ".join(card.text(style, suits) for card in cards)
+
+
+@dataclass(frozen=True)
+class CardsShown(Shown):
+    """Cards in a message, said in its language: Russian ranks with suit symbols in Russian (``Д♥ 9♠``),
+    the canonical Latin in English (``QH 9S``, what the player types and records hold), or Latin with
+    symbols (``symbols``: ``Q♥ 9♠``); ``joined`` between them (``+`` for four of a kind or a run).
+
+    >>> hand = CardsShown((Card.parse("QH"), Card.parse("9S")))
+    >>> hand.text("ru"), hand.text("en"), CardsShown(hand.cards, symbols=True, joined="+").text("en")
+    ('Д♥ 9♠', 'QH 9S', 'Q♥+9♠')
+    """
+
+    cards: tuple[Card, ...]
+    symbols: bool = False
+    joined: str = " "
+
+    def text(self, lang: Lang) -> str:
+        if lang == "ru":
+            return self.joined.join(card.text("russian", "symbol") for card in self.cards)
+        suits: SuitStyle = "symbol" if self.symbols else "letter"
+        return self.joined.join(card.text("latin", suits) for card in self.cards)

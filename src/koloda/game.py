@@ -387,6 +387,11 @@ class GameSpec(ABC):
     def parse_action(self, text: str) -> int:
         """Text to an action id; NotationError when malformed."""
 
+    def action_words(self, action: int, lang: Lang) -> str:
+        """An action as a person reads and types it in ``lang`` (what the terminal and the coach print: in
+        Russian no Latin card codes or English words); by default its canonical text."""
+        return self.action_text(action)
+
     # -- bots ------------------------------------------------------------------------------------------
 
     def bot(self, spec: str | BotSpec, seed: int, options: Options | None = None) -> Bot:

@@ -71,6 +71,20 @@ class Msg:
     __hash__ = None  # type: ignore[assignment]  # the parameters may be unhashable
 
 
+class Shown:
+    """A parameter said in each language's own notation (cards: ``Д♥`` in Russian, ``QH`` in English): a
+    message holding one says it with :meth:`text` in the message's language, like a parameter that is a
+    :class:`Msg` (koloda.cards.CardsShown)."""
+
+    __slots__ = ()
+
+    def text(self, lang: Lang) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
 def N_(key: str) -> str:
     """Mark a key that is said later (a table of keys): the catalog's tools find it here."""
     return key
@@ -83,7 +97,7 @@ def say(lang: Lang, key: str, /, **params: object) -> str:
     (the catalog's tests make sure neither happens).
     """
     template = _catalog(lang).template(key, params.get("n"))
-    values = {name: _Said(value, lang) if isinstance(value, Msg) else value for name, value in params.items()}
+    values = {name: _Said(v, lang) if isinstance(v, (Msg, Shown)) else v for name, v in params.items()}
     return template.format_map(values)
 
 
@@ -166,15 +180,16 @@ def entries(lang: Lang, prefixes: tuple[str, ...]) -> dict[str, str | list[str]]
 
 
 class _Said:
-    """A Msg parameter while a template of ``lang`` is filled: a spec names one of its forms."""
+    """A Msg (or :class:`Shown`) parameter while a template of ``lang`` is filled: a spec names one of a
+    Msg's forms."""
 
     __slots__ = ("lang", "msg")
 
-    def __init__(self, msg: Msg, lang: Lang) -> None:
+    def __init__(self, msg: Msg | Shown, lang: Lang) -> None:
         self.msg, self.lang = msg, lang
 
     def __format__(self, spec: str) -> str:
-        if spec:
+        if spec and isinstance(self.msg, Msg):
             form = f"{self.msg.key}.{spec}"
             if _catalog(self.lang).has(form):
                 return say(self.lang, form, **self.msg.params)
@@ -182,6 +197,9 @@ class _Said:
 
     def __str__(self) -> str:
         return self.msg.text(self.lang)
+
+    def __repr__(self) -> str:  # ``{action!r}``: the text quoted
+        return repr(self.msg.text(self.lang))
 
 
 class _Catalog:

@@ -5,7 +5,7 @@ that changes would change what an older record means. Each version that changes 
 the meaning of a field bumps :data:`RECORD_VERSION` and adds one step here that rewrites a record of the
 version before it into its own terms, so that it replays exactly as it did. ``GameRecord.from_json``
 runs the steps; the store's revision 0003 runs :func:`bank_options_v2` and :func:`banki_options_v2` over
-the tables and banki games kept before it.
+the tables and banki games kept before it (:func:`bank_options_v3`, version 3's, has no revision yet).
 The steps never change once released (a later version adds a step): they describe the past.
 
 >>> old = {"game": "bank", "version": 1, "options": {"penalty": "variant2", "variant2": "split"}}
@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 #: The version of the records this koloda writes.
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 
 
 def bank_options_v2(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,6 +43,23 @@ def bank_options_v2(options: Mapping[str, Any]) -> dict[str, Any]:
     out.setdefault("trump_king_alone", "taken")
     if out.get("eight_then") == "cover-beneath" and out.get("opening", "free") == "free":
         out.setdefault("eight_opening", "strict")
+    return out
+
+
+def bank_options_v3(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Bank's options of a version-2 record (or a table kept before version 3) in version 3's terms.
+
+    Version 3 (issue 28): after a stuck end, who pays under ``penalty_who=loser`` (rule 7.8) became an option
+    of its own, ``stuck_payer``, apart from who lost the deal and so deals the next one (``stuck_loser``,
+    rule 2.2); version 2's ``stuck_loser=nobody`` decided both, so under ``penalty_who=loser`` it now says
+    ``stuck_payer=nobody`` too.
+
+    >>> bank_options_v3({"stuck_loser": "nobody", "penalty_who": "loser"})["stuck_payer"]
+    'nobody'
+    """
+    out = dict(options)
+    if out.get("stuck_loser") == "nobody" and out.get("penalty_who") == "loser":
+        out.setdefault("stuck_payer", "nobody")
     return out
 
 
@@ -75,8 +92,15 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "version": 2}
 
 
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    options = data.get("options")
+    if data.get("game") == "bank" and isinstance(options, dict):
+        data = {**data, "options": bank_options_v3(options)}
+    return {**data, "version": 3}
+
+
 #: version -> the step that rewrites a record of that version into the next one.
-STEPS: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+STEPS: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:

@@ -58,6 +58,23 @@ def title(text: str) -> Rule:
     return Rule(Text(text, style="bold"), align="left", characters="─")
 
 
+def table(head: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int] = (0,)) -> Table:
+    """A table drawn with a line under its head and no frame: the columns in ``left`` aligned left, the
+    others (numbers) right; long cells wrap within their column.
+
+    >>> print(render(table(["Deal", "Game", "Аня"], [["1", "Аня 120", "+120"]], left=(1,)), colour=False))
+    Deal   Game       Аня
+    ─────────────────────
+       1   Аня 120   +120
+    """
+    out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    for number, name in enumerate(head):
+        out.add_column(name, justify="left" if number in left else "right")
+    for row in rows:
+        out.add_row(*row)
+    return out
+
+
 def seats_table(head: Sequence[str], rows: Sequence[Sequence[str]], turn: int | None) -> Table:
     """The players, one row each (the first column their names), the one to act marked ▶."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))

@@ -83,9 +83,12 @@ def ask(
     write: Write = print,
     lang: Lang = "en",
     complete: Sequence[str] = (),
+    blank_asks_again: bool = False,
 ) -> T:
     """Prompt until ``parse`` accepts the answer; a KolodaError's message is shown (in ``lang``) and the
     prompt repeated. ``complete``: the words the Tab key completes, where the terminal allows it.
+    ``blank_asks_again``: an empty line is no answer (a move prompt): the prompt is asked again, nothing
+    refused (where an empty line means something, such as a default, it goes to ``parse``).
 
     >>> answers = iter(["x", "7"])
     >>> ask("n? ", int_in(1, 9), read=lambda _: next(answers), write=print)
@@ -100,6 +103,8 @@ def ask(
             raise Quit from None
         if line.strip().lower() in QUIT_WORDS:
             raise Quit
+        if blank_asks_again and not line.strip():
+            continue
         try:
             return parse(line)
         except KolodaError as exc:

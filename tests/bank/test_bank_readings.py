@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from test_bank_rules import c, deal, legal, play
 
-from koloda.bank import BankOptions, from_deal, new_game, observe
+from koloda.bank import BankOptions, from_deal, new_game, observe, replay
 from koloda.bank.scoring import penalty
 from koloda.errors import IllegalActionError, OptionsError
 
@@ -208,15 +208,55 @@ def _stuck(**options: Any) -> Any:
     return state
 
 
+@pytest.mark.parametrize("dealer_reading", ["most-points", "nobody"])
+@pytest.mark.parametrize(("reading", "penalties"), [("most-points", (0, 12, 0)), ("nobody", (0, 0, 0))])
+def test_rule_7_8_who_pays_after_a_stuck_end(
+    reading: str, penalties: tuple[int, ...], dealer_reading: str
+) -> None:
+    """001: «Вариант 1. Игрок, который проиграл, получает штрафные очки равные количеству оставшихся очков в
+    картах на руках.» with only the loser paying (``penalty_who=loser``): after a stuck end the one who pays
+    is the holder of most points in hand (the AC, 12), or nobody (``stuck_payer``), whoever deals next."""
+    state = _stuck(stuck_payer=reading, stuck_loser=dealer_reading, penalty_who="loser")
+    assert state.results[0].penalties == penalties
+    assert state.dealer == (1 if dealer_reading == "most-points" else 0)  # rule 2.2's part, apart
+
+
 @pytest.mark.parametrize(("reading", "loser", "dealer"), [("most-points", 1, 1), ("nobody", None, 0)])
-def test_rule_7_8_who_lost_a_stuck_deal(reading: str, loser: int | None, dealer: int) -> None:
-    """«Игрок, который проиграл, получает штрафные очки» and «Игрок, который проиграл партию или игру»: after
-    a stuck end the loser is the holder of most points in hand (AC, 12), or, if only the last player left
-    holding cards loses, nobody: the loser pays nothing and the next deal goes to the dealer's left."""
-    state = _stuck(stuck_loser=reading, penalty_who="loser")
+def test_rule_2_2_who_lost_a_stuck_deal_deals_next(reading: str, loser: int | None, dealer: int) -> None:
+    """001: «сдатчиком становится игрок по любому из 5-и вариантов договоренностей между игроками: Игрок,
+    который проиграл партию или игру» after a stuck end: the loser, who deals next, is the holder of most
+    points in hand (the AC, seat 1), or, if only the last player left holding cards loses, nobody
+    (``stuck_loser``): the next deal goes to the dealer's left. Who pays is another option (rule 7.8): here
+    nobody is fined and still the holder of most points deals, a reading record version 2 did not offer."""
+    state = _stuck(stuck_loser=reading, stuck_payer="nobody", penalty_who="loser")
     result = state.results[0]
-    assert result.loser == loser and result.penalties == ((0, 12, 0) if loser == 1 else (0, 0, 0))
-    assert state.dealer == dealer
+    assert result.loser == loser and result.penalties == (0, 0, 0) and state.dealer == dealer
+
+
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        (
+            {"loser": "lowest-score", "stuck_loser": "nobody"},
+            "'stuck_loser' applies only with loser 'last-holder'",
+        ),
+        ({"stuck_payer": "nobody"}, "'stuck_payer' applies only with penalty_who 'loser'"),
+        (
+            {"penalty_who": "loser", "loser": "lowest-score", "stuck_payer": "nobody"},
+            "and loser 'last-holder'",
+        ),
+    ],
+)
+def test_rules_2_2_and_7_8_the_stuck_readings_need_the_options_they_refine(
+    options: dict[str, str], refused: str
+) -> None:
+    """A reading of who lost a stuck deal is refused where no stuck deal's loser is looked for: under
+    ``loser=lowest-score`` every deal has one, and with every holder paying nobody pays as the loser."""
+    with pytest.raises(OptionsError, match=refused) as refusal:
+        BankOptions.from_mapping(options)
+    russian = refusal.value.text("ru")
+    assert "действует только при" in russian and russian.split("'")[1] in ("stuck_loser", "stuck_payer")
+    assert BankOptions(penalty_who="loser", stuck_payer="nobody").stuck_loser == "most-points"
 
 
 def test_rule_7_8_the_loser_as_the_lowest_score() -> None:
@@ -231,8 +271,6 @@ def test_rule_7_8_the_loser_as_the_lowest_score() -> None:
         play(state, "9C", "9D", "pass", "7D")  # seat 1 takes the 9s and goes out second
         result = state.results[-1]
         assert result.scores == (24, 10, 22) and result.loser == loser
-    with pytest.raises(OptionsError, match="stuck_loser"):
-        BankOptions(loser="lowest-score", stuck_loser="nobody")
 
 
 # -- rule 8.2: who deals the tie deal ---------------------------------------------------------------------
@@ -268,6 +306,48 @@ def test_rule_3_2_trumps_chosen_after_the_deal() -> None:
     assert after.phase == "move" and after.trump_suits == before.trump_suits == (1, 3, 0)
     assert after.hands == before.hands and after.current_player == before.current_player
     assert after.deal_start == 3 and observe(after, 0).history == ()
+
+
+#: An explicit deal that names no trump suits: seat 1 holds the nearest lower spade to the open AS (rule
+#: 4.1), and his 7C covers the AS only if clubs are his trump.
+OPEN_SUITS: dict[str, Any] = {
+    "hands": [["6H", "KD"], ["7C", "9S"]],
+    "open": "AS",
+    "stock": ["9D"],
+    "dealer": 1,
+}
+
+
+@pytest.mark.parametrize("choice", ["in-turn", "in-turn-after-deal"])
+def test_rule_3_2_an_explicit_deal_with_trumps_chosen_in_turn(choice: str) -> None:
+    """«У каждого игрока разный козырь.» with the suits chosen in turn: an explicit deal that names none
+    leaves them open, and the choosing is played, from the dealer's left, before the cards are laid out
+    (``in-turn``) or after (``in-turn-after-deal``); the record replays it, choices and all."""
+    state = from_deal(OPEN_SUITS, BankOptions(trump_choice=choice))
+    assert state.phase == "choose-trump" and state.current_player == 0 and state.trump_suits == ()
+    dealt = choice == "in-turn-after-deal"
+    assert [len(state.hand(p)) for p in (0, 1)] == ([2, 2] if dealt else [0, 0])
+    play(state, "trump H", "trump C")
+    assert state.phase == "move" and state.trump_suits == (3, 1) and state.deal_no == 1
+    assert [{str(card) for card in state.hand(p)} for p in (0, 1)] == [{"6H", "KD"}, {"7C", "9S"}]
+    assert state.current_player == 1 and legal(state) == ["9S", "7C"]  # clubs are his trump
+    play(state, "7C")
+    record = state.record()
+    assert record.deal == OPEN_SUITS and record.actions == ("trump H", "trump C", "7C")
+    assert replay(record) == state and replay(record).record() == record
+
+
+def test_rule_3_2_suits_an_explicit_deal_names_are_taken_as_chosen() -> None:
+    """Under a choice in turn, suits the deal names are the suits already chosen: nothing is left to choose
+    (a position set up after the choosing, or a world a search bot sampled from one)."""
+    named = {**OPEN_SUITS, "trump_suits": ["H", "D"]}
+    for choice in ("in-turn", "in-turn-after-deal"):
+        state = from_deal(named, BankOptions(trump_choice=choice))
+        assert state.phase == "move" and state.trump_suits == (3, 2) and legal(state) == ["9S"]
+        play(state, "9S")
+        assert replay(state.record()) == state
+    with pytest.raises(OptionsError, match="one suit per player"):
+        from_deal({**OPEN_SUITS, "trump_suits": ["H"]}, BankOptions(trump_choice="in-turn"))
 
 
 def test_the_literal_preset_reads_runs_of_any_suits() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from koloda.bank.options import BankOptions
 from koloda.bank.state import from_deal as bank_deal
 from koloda.cli import main
 from koloda.coach import Step, analyse, analyse_record, record_steps
@@ -67,6 +68,19 @@ def test_bank_passing_up_the_capture_of_the_bank_is_marked() -> None:
     # and the capture itself, played, is the best move
     record = _record(bank_deal(BANK_CAPTURE), ["10S", "KS", "QS", "JS", "8S", "KH"])
     assert _move(record, BANK, 0, 5, BankRater(None))["mark"] == ""
+
+
+def test_bank_a_deal_whose_trumps_are_chosen_in_turn_is_analysed() -> None:
+    """The same position reached by choosing the trumps in turn (rule 3.2) from an explicit deal that names
+    none: the choices are not rated, the moves are, as when the deal names the suits."""
+    layout = {k: v for k, v in BANK_CAPTURE.items() if k != "trump_suits"}
+    options = BankOptions(trump_choice="in-turn-after-deal")
+    actions = ["trump H", "trump C", "10S", "KS", "QS", "JS", "8S", "pass"]
+    record = _record(bank_deal(layout, options), actions)
+    analysis = analyse_record(BANK, record, 0, BankRater(options), seed=3)
+    moves = {m.index: m.to_json() for m in analysis.moves}
+    assert 0 not in moves and sorted(moves) == [2, 4, 6, 7]  # the trump choice is not rated
+    assert moves[7]["action"] == "pass" and moves[7]["best"] == "KH" and moves[7]["mark"] in ("?", "??")
 
 
 def test_thousand_an_ace_dropped_under_the_declarers_ten_is_marked() -> None:

@@ -54,6 +54,8 @@ def test_a_thousand_refusal_in_russian_is_russian() -> None:
         )  # fmt: skip
     refused = [line for line in out if line.startswith("Так нельзя")]
     assert len(refused) == 2, out
-    assert refused[0].startswith("Так нельзя: ход «что-то» не понят: неверная карта «что-то»")
+    # the entry is quoted once (issue 29: a long line is not echoed back twice)
+    assert refused[0].startswith("Так нельзя: ход «что-то» не понят: карта — это значение и масть")
+    assert refused[0].count("что-то") == 1
     assert "невозможен" in refused[1] and "Можно: " in refused[1]
     assert not any(LATIN_WORDS.search(line) for line in refused), refused

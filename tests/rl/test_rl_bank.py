@@ -15,11 +15,11 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import koloda.rl  # registers the Gymnasium ids
-from koloda.bank import NUM_ACTIONS, BankOptions, action_text, new_game, observe
+from koloda.bank import NUM_ACTIONS, BankOptions, action_text, from_deal, new_game, observe, replay
 from koloda.bank import tables as T
 from koloda.bank import tensor as E
 from koloda.bank.knowledge import knowledge_of
-from koloda.bank.worlds import sample_world
+from koloda.bank.worlds import WorldSampler, deal_layout, sample_world
 from koloda.errors import IllegalActionError, KolodaError, OptionsError
 from koloda.rl import bank_v0
 from koloda.rl.bank_encoding import BankAdapter
@@ -309,6 +309,43 @@ def test_sampled_worlds_never_change_what_the_seat_knows(preset):
                 assert world.legal_actions() == state.legal_actions() or state.current_player != seat
                 samples += 1
     assert samples >= 300
+
+
+@pytest.mark.parametrize("choice", ["in-turn", "in-turn-after-deal"])
+def test_explicit_deals_with_trumps_chosen_in_turn_are_sampled_and_encoded(choice):
+    """An explicit deal that leaves its trumps to be chosen in turn (rule 3.2): through the choosing and the
+    play, every seat's tensor and text view, what it knows, the worlds drawn from that (their records
+    replay) and from its observation (the search bots' sampler) agree with the true state."""
+    layout = deal_layout(new_game(players=3, seed=8, scope="deal"))
+    del layout["trump_suits"]
+    options = BankOptions(trump_choice=choice)
+    state = from_deal(layout, options)
+    assert state.phase == "choose-trump"
+    adapter = BankAdapter(players=3, trump_choice=choice)
+    sampler = WorldSampler(options)
+    rng = random.Random(1)
+    found = 0
+    while not state.is_over():
+        for seat in range(3):
+            assert adapter.encode(state, seat).shape == (adapter.obs_size,)
+            assert f"seat {seat} holds" in adapter.render(state, seat)
+            if state.phase == "choose-trump":
+                continue
+            known = knowledge_of(state, seat)
+            world = sample_world(known, random.Random(seat))
+            assert knowledge_of(world, seat) == known and world.hands[seat] == state.hands[seat]
+            assert replay(world.record()) == world
+        seat = state.current_player
+        view = observe(state, seat)
+        world = sampler(view, rng)
+        if world is not None:
+            found += 1
+            assert observe(world, seat).legal_actions == view.legal_actions
+            assert observe(world, seat).history == view.history
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert found > 10
+    assert replay(state.record()) == state
 
 
 def test_sampled_worlds_vary_and_keep_stock_draws():

@@ -91,11 +91,15 @@ def test_every_table_replays_to_the_same_state(upgraded: SqlStore, expected: dic
             )
             assert state.current_player == was["to_move"]
             assert sorted(state.action_text(action) for action in state.legal_actions()) == was["legal"]
-            assert client.get(f"/api/tables/{key}").json() == was["info"]
+            info = client.get(f"/api/tables/{key}").json()
+            assert {name: info[name] for name in was["info"]} == was["info"]  # what 0.1.0 said, unchanged
+            # and what was added since (issue 28): an old table's number seed, not shown until it is over
+            assert info["fair"] == {"kind": "number", "seed": record.seed if info["over"] else None}
             with client.websocket_connect(f"/ws/{key}") as ws:
                 ws.send_json({"type": "hello"})
                 frame = ws.receive_json()
-            assert {name: frame[name] for name in was["spectator"]} == was["spectator"]
+            table = {name: frame["table"][name] for name in was["spectator"]["table"]}
+            assert {**{name: frame[name] for name in was["spectator"]}, "table": table} == was["spectator"]
 
 
 def not_open(was: dict[str, Any]) -> dict[str, Any]:
@@ -134,6 +138,24 @@ def test_bank_tables_kept_at_revision_0002_keep_their_meaning(tmp_path: Path) ->
             assert _replays_otherwise(
                 GameRecord("bank", record.players, plain, record.actions, seed=record.seed), was
             )
+
+
+def test_a_bank_table_that_fined_nobody_after_a_stuck_end_still_does_after_revision_0007(
+    tmp_path: Path,
+) -> None:
+    """Record version 3 split stuck_loser in two (who pays, who deals next): a table kept with version 2's
+    stuck_loser=nobody under penalty_who=loser gets stuck_payer=nobody, so no fine appears in its deals."""
+    path = tmp_path / "koloda-web.sqlite3"
+    v2 = {"penalty_who": "loser", "stuck_loser": "nobody", "loser": "last-holder"}
+    with SqlStore(url(path)) as store:
+        table_id = store.create_table("bank", 3, v2, 5, [])
+        untouched = store.create_table("bank", 3, {"penalty_who": "loser"}, 6, [])
+    with sqlite3.connect(path) as db:  # as the table was before revision 0007 ran
+        db.execute("UPDATE alembic_version SET version_num = '0006'")
+    with SqlStore(url(path)) as store:
+        assert version(path) == migrate.head()
+        assert store.load_table(table_id).options == {**v2, "stuck_payer": "nobody"}
+        assert store.load_table(untouched).options == {"penalty_who": "loser"}
 
 
 def _replays_otherwise(record: GameRecord, was: dict[str, Any]) -> bool:

@@ -14,6 +14,7 @@ True
 """
 
 from koloda.bank.actions import action_text, parse_action
+from koloda.bank.explain import Hint, Way, explain
 from koloda.bank.observe import BankObservation, observe, visible_hand
 from koloda.bank.options import BankOptions
 from koloda.bank.scoring import DealResult, Finish
@@ -31,7 +32,10 @@ __all__ = [
     "BankState",
     "DealResult",
     "Finish",
+    "Hint",
+    "Way",
     "action_text",
+    "explain",
     "from_deal",
     "new_game",
     "observe",

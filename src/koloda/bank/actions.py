@@ -10,10 +10,12 @@ action parses back to the same id.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from koloda.bank import tables as T
-from koloda.cards import DECK_36, Suit, parse_cards
+from koloda.cards import DECK_36, CardsShown, Suit, card_reason, clip, parse_cards
 from koloda.errors import NotationError
-from koloda.i18n import Msg
+from koloda.i18n import Lang, Msg, Shown, say
 
 _DRAW_WORDS = {"draw", "взять", "беру", "брать"}
 _TRUMP_WORDS = {"trump", "козырь"}
@@ -61,6 +63,34 @@ def action_text(action: int) -> str:
 _TEXTS: dict[int, str] = {}
 
 
+def action_words(action: int, lang: Lang) -> str:
+    """An action as the player types it in ``lang``: cards with suit symbols (Russian ranks in Russian)
+    joined by ``+``, ``взять``/``draw``, ``пас``/``pass``, ``козырь ♥``/``trump ♥``; it parses back.
+
+    >>> action_words(T.DRAW, "ru"), action_words(T.CHOOSE0 + 3, "en"), action_words(T.FOUR0 + 33, "ru")
+    ('взять', 'trump ♥', 'Д♠+Д♣+Д♦+Д♥')
+    """
+    if action == T.DRAW:
+        return say(lang, "bank.move.draw")
+    if action == T.PASS:
+        return say(lang, "bank.move.pass")
+    if action >= T.CHOOSE0:
+        return say(lang, "bank.move.trump", suit=Suit(action - T.CHOOSE0).symbol)
+    cards = tuple(DECK_36[c] for c in cards_of_action(action))
+    return CardsShown(cards, symbols=True, joined="+").text(lang)
+
+
+@dataclass(frozen=True)
+class ActionShown(Shown):
+    """An action in a message (a refusal): its canonical text in English, as typed in Russian (no Latin
+    card codes: ``Д♥``, ``взять``)."""
+
+    action: int
+
+    def text(self, lang: Lang) -> str:
+        return action_text(self.action) if lang == "en" else action_words(self.action, lang)
+
+
 def parse_action(text: str) -> int:
     """Read an action: a card (``7H``, ``7♥``, ``7Ч``), four of a kind or a run as cards joined by ``+``
     or spaces in the order laid (the last on top), ``draw``/``взять``, ``pass``/``пас``, ``trump S``.
@@ -82,11 +112,12 @@ def parse_action(text: str) -> int:
         try:
             return T.CHOOSE0 + Suit.parse(rest)
         except NotationError as exc:
-            raise NotationError(Msg("bank.notation.bad", text=text, reason=exc.detail)) from None
+            raise NotationError(Msg("bank.notation.bad", text=clip(text), reason=exc.detail)) from None
     try:
         cards = [c.index for c in parse_cards(word.replace("+", " "))]
     except NotationError as exc:
-        raise NotationError(Msg("bank.notation.bad", text=text, reason=exc.detail)) from None
+        reason = card_reason(exc.detail, text)  # the entry is quoted once
+        raise NotationError(Msg("bank.notation.bad", text=clip(text), reason=reason)) from None
     if len(cards) == 1:
         return cards[0]
     if len(cards) == 4 and len(set(cards)) == 4:
@@ -100,4 +131,4 @@ def parse_action(text: str) -> int:
         if ords == list(range(ords[0], ords[0] + 4)):
             s = [c // 9 for c in cards]
             return T.run_id(ords[0], (s[0], s[1], s[2], s[3]), high)
-    raise NotationError(Msg("bank.notation.shape", text=text))
+    raise NotationError(Msg("bank.notation.shape", text=clip(text)))

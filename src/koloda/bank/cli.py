@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from koloda import screen
-from koloda.bank.actions import action_text
+from koloda.bank.actions import action_text, action_words, parse_action
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
 from koloda.bank.scoring import DealResult, bonus_text
@@ -157,6 +157,7 @@ def play_match(
                 write=write,
                 lang=lang,
                 complete=[typed_move(action_text(a), lang) for a in view.legal_actions],
+                blank_asks_again=True,
             )
             state.apply(action)
         else:
@@ -196,16 +197,10 @@ def typed_move(text: str, lang: Lang) -> str:
     """An action as the person types it (``draw``/``взять``, ``pass``/``пас``, ``trump ♥``, ``10♥``,
     ``7♥+8♥+9♥``): what the move prompt lists and completes; it parses back to the same action.
 
-    >>> typed_move("draw", "ru"), typed_move("trump H", "en"), typed_move("QS+KS", "ru")
-    ('взять', 'trump ♥', 'Д♠+К♠')
+    >>> typed_move("draw", "ru"), typed_move("trump H", "en"), typed_move("QS+QC+QD+QH", "ru")
+    ('взять', 'trump ♥', 'Д♠+Д♣+Д♦+Д♥')
     """
-    if text == "draw":
-        return say(lang, "bank.move.draw")
-    if text == "pass":
-        return say(lang, "bank.move.pass")
-    if text.startswith("trump "):
-        return say(lang, "bank.move.trump", suit=_suit(text[-1], lang))
-    return move_text(text, lang, False)
+    return action_words(parse_action(text), lang)
 
 
 def _suit(letter: str, lang: Lang) -> str:
@@ -266,12 +261,11 @@ def table_view(view: BankObservation, seat: int, lang: Lang, colour: bool) -> st
         if owner is None:
             bank = say(lang, "bank.cli.bank_open", count=count, cards=laid)
         else:
-            bank = say(lang, "bank.cli.bank_top", count=count, cards=laid, name=seat_name(owner, seat, lang))
-    cover = (
-        say(lang, "bank.cli.lead_any")
-        if view.to_cover is None
-        else say(lang, "bank.cli.to_cover_how", card=card_text(Card.parse(view.to_cover), lang))
-    )
+            key = (
+                N_("bank.cli.bank_top.you") if owner == seat else N_("bank.cli.bank_top")
+            )  # not "laid by You"
+            bank = say(lang, key, count=count, cards=laid, name=seat_name(owner, seat, lang))
+    cover = view.hint.msg().text(lang) if view.hint is not None else ""  # the engine's reasons (rules 3-5)
     head = [say(lang, "bank.cli.col.player"), say(lang, "bank.cli.col.cards")]
     head += [say(lang, "bank.cli.col.captured"), say(lang, "bank.cli.col.score")]
     rows = [

@@ -187,6 +187,18 @@ def parse_deal(deal: Mapping[str, Any]) -> ExplicitDeal:
     )
 
 
+def laid_out(
+    hands: Sequence[Sequence[int]], open_card: int, stock: Sequence[int], players: int
+) -> tuple[list[int], int, list[int]]:
+    """An explicit deal's cards as the state holds them: the hands as bitmasks, the open card, the stock
+    (its top at the end of the list), each list new."""
+    masks = [0] * players
+    for p, held in enumerate(hands):
+        for c in held:
+            masks[p] |= 1 << c
+    return masks, open_card, list(stock)
+
+
 def layout_json(
     hands: Sequence[int],
     open_card: int,

@@ -180,9 +180,15 @@ READINGS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("rule 7.7: split (both halves)", "default", ("penalty=hand-points-and-fine", "fine=split")),
     ("rule 7.8: the loser pays, a stuck deal's loser holding most points", "default", ("penalty_who=loser",)),
     (
-        "rule 7.8: the loser pays, a stuck deal has none",
+        "rule 7.8: the loser pays, nobody after a stuck end",
         "default",
-        ("penalty_who=loser", "stuck_loser=nobody"),
+        ("penalty_who=loser", "stuck_payer=nobody"),
+    ),
+    ("rule 2.2: a stuck deal has no loser to deal next", "default", ("stuck_loser=nobody",)),
+    (
+        "rule 7.8: the loser pays, a stuck deal has none (`stuck_loser=nobody` before record version 3)",
+        "default",
+        ("penalty_who=loser", "stuck_payer=nobody", "stuck_loser=nobody"),
     ),
     (
         "rule 7.8: the loser pays, the loser the lowest score",
@@ -190,7 +196,12 @@ READINGS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("penalty_who=loser", "loser=lowest-score"),
     ),
     ("rule 7.8: the fine of 31 paid by the loser (`fine-31`)", "fine-31", ()),
-    ("rule 7.8: the fine of 31, a stuck deal has no loser", "fine-31", ("stuck_loser=nobody",)),
+    ("rule 7.8: the fine of 31, nobody fined after a stuck end", "fine-31", ("stuck_payer=nobody",)),
+    (
+        "rule 7.8: the fine of 31, a stuck deal has no loser",
+        "fine-31",
+        ("stuck_payer=nobody", "stuck_loser=nobody"),
+    ),
     ("rule 8.2: the tie deal for the tied only", "default", ("tie=tied-only",)),
     (
         "rule 8.2: the tie deal for the tied only, dealt by one of them",

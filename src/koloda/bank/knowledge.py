@@ -137,10 +137,7 @@ def _rebuild(state: BankState, upto: int) -> BankState:
     """The state after the first ``upto`` actions of ``state``'s history."""
     deal = state.explicit_deal
     if deal is not None:
-        opts = state.options
-        if opts.trump_choice != "random":
-            opts = opts.replace(trump_choice="random")  # the deal names the suits chosen (rule 3.2)
-        base = from_deal(deal, opts, scope=state.scope)
+        base = from_deal(deal, state.options, scope=state.scope)
     else:
         base = new_game(state.options, players=state.players, seed=state.seed, scope=state.scope)
     for _, action in state.history[:upto]:

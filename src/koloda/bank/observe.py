@@ -15,11 +15,14 @@ hand; a spectator nothing); :func:`observe`, the web's views and the observation
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from koloda.bank import tables as T
 from koloda.bank.actions import action_text, cards_of_action, parse_action
+from koloda.bank.explain import Facts, Hint, facts, from_facts
 from koloda.bank.scoring import DealResult
 from koloda.bank.state import BankState
 from koloda.cards import DECK_36, Suit
@@ -51,6 +54,25 @@ class BankObservation(Observation):
     history: tuple[tuple[int, str], ...]  # this deal's public actions: (seat, text)
     results: tuple[DealResult, ...]
     winner: int | None
+    # the public facts the hint is made of (koloda.bank.explain.facts): the hint itself is built only when
+    # asked for (bots, which never ask, observe at every step of their playouts)
+    hint_facts: Facts = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def hint(self) -> Hint | None:
+        """What the player to move may lay and by which rule (koloda.bank.explain): public, the same for
+        every seat (made of public facts only); None once over."""
+        return from_facts(self.hint_facts)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        del data["hint_facts"]
+        hint = self.hint
+        # the mover's own cards with their reasons, in his own view only
+        data["hint"] = (
+            None if hint is None else hint.to_json(cards_mask(self.hand) if self.seat == hint.seat else 0)
+        )
+        return data
 
 
 # Texts made once: the web app observes every table at every move.
@@ -117,6 +139,7 @@ def observe(state: BankState, seat: int | None) -> BankObservation:
         history=history,
         results=tuple(s._results),
         winner=s._winner,
+        hint_facts=facts(s),
     )
 
 

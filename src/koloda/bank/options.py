@@ -92,9 +92,13 @@ class BankOptions(Options):
     # rules 2.2, 7.8: who lost a deal: the last player left holding cards ("last-holder"), or the player with
     # the lowest score of the deal before penalties ("lowest-score": «проиграл партию» as "came off worst")
     loser: Literal["last-holder", "lowest-score"] = "last-holder"
-    # rules 2.2, 7.8: under loser=last-holder, the loser of a deal that ended stuck is the holder of most
-    # points in hand, or nobody (the "last player only" reading)
+    # rules 2.2, 7.8: under loser=last-holder, who lost a deal that ended stuck, so deals the next one (rule
+    # 2.2) and is named in the deal's result: the holder of most points in hand, or nobody (the "last player
+    # only" reading)
     stuck_loser: Literal["most-points", "nobody"] = "most-points"
+    # rule 7.8: under penalty_who=loser with loser=last-holder, who pays after a stuck end: the holder of most
+    # points in hand, or nobody (record version 2's stuck_loser=nobody decided both)
+    stuck_payer: Literal["most-points", "nobody"] = "most-points"
     # rule 8.1: the match target
     target: int = 248
     # rule 8.2: a tie deal is played by everyone, or by the tied players only
@@ -200,6 +204,7 @@ class BankOptions(Options):
         "stuck_loser": OptionText(
             "2.2, 7.8", N_("option.bank.stuck_loser"), N_("option.bank.stuck_loser.help")
         ),
+        "stuck_payer": OptionText("7.8", N_("option.bank.stuck_payer"), N_("option.bank.stuck_payer.help")),
         "target": OptionText("8.1", N_("option.bank.target"), N_("option.bank.target.help")),
         "tie": OptionText("8.2", N_("option.bank.tie"), N_("option.bank.tie.help")),
         "tie_dealer": OptionText("8.2", N_("option.bank.tie_dealer"), N_("option.bank.tie_dealer.help")),
@@ -266,6 +271,8 @@ class BankOptions(Options):
             raise OptionsError(Msg("bank.options.penalty_who"))
         if self.stuck_loser != "most-points" and self.loser != "last-holder":
             raise OptionsError(Msg("bank.options.stuck_loser"))
+        if self.stuck_payer != "most-points" and (self.penalty_who != "loser" or self.loser != "last-holder"):
+            raise OptionsError(Msg("bank.options.stuck_payer"))
 
     def trump_suit_values(self) -> tuple[Suit, ...]:
         """The named trump suits as :class:`Suit` values (validated)."""

@@ -15,10 +15,10 @@ from typing import Any
 from koloda.bank import deal as D
 from koloda.bank import scoring
 from koloda.bank import tables as T
-from koloda.bank.actions import action_text, cards_of_action
+from koloda.bank.actions import ActionShown, cards_of_action
 from koloda.bank.options import BankOptions
 from koloda.bank.scoring import DealResult, Finish
-from koloda.cards import DECK_36, Suit
+from koloda.cards import DECK_36, CardsShown, Suit
 from koloda.errors import IllegalActionError
 from koloda.game import Scope
 from koloda.i18n import Msg
@@ -29,7 +29,7 @@ PHASE_NAMES = ("move", "after-draw", "extra-move", "over", "choose-trump")
 _KIND_SINGLE, _KIND_FOUR, _KIND_RUN = 0, 1, 2
 #: What an extra move follows (:meth:`BankRules._extra_kind`): any move, optional; one covering card after
 #: an 8, optional; any move, compulsory when the player has one.
-_FOLLOW_ANY, _FOLLOW_CARD, _FOLLOW_MUST = 1, 2, 3
+FOLLOW_ANY, FOLLOW_CARD, FOLLOW_MUST = 1, 2, 3
 
 
 class BankRules:
@@ -166,7 +166,15 @@ class BankRules:
             self._deal_starts.append(len(self._hist))
             self._legal = None
             return
-        self._start_deal(self._dealer, self._active, None)
+        self._start_deal(self._dealer, self._active, self._explicit_cards())
+
+    def _explicit_cards(self) -> tuple[list[int], int, list[int]] | None:
+        """The cards of the explicit first deal (``from_deal``), laid out once trumps are chosen before it
+        (rule 3.2); None: the deal is shuffled."""
+        if self._deal is None:
+            return None
+        parsed = D.parse_deal(self._deal)
+        return D.laid_out(parsed.hands, parsed.open_card, parsed.stock, self._n)
 
     def _start_deal(
         self, dealer: int, active: tuple[int, ...], cards: tuple[list[int], int, list[int]] | None
@@ -235,23 +243,23 @@ class BankRules:
             if self._opening and self._opts.opening == "free":
                 cov |= T.SUIT_MASK[t // 9]  # rule 4.2: any card of the open card's suit
             # rule 4.5: an 8 goes on anything, but the single card added after an 8 must cover
-            m = h & cov if follow == _FOLLOW_CARD else h & (cov | T.EIGHTS)
+            m = h & cov if follow == FOLLOW_CARD else h & (cov | T.EIGHTS)
         acts = []
         while m:
             low = m & -m
             acts.append(low.bit_length() - 1)
             m ^= low
-        if h.bit_count() >= 4 and follow != _FOLLOW_CARD:
+        if h.bit_count() >= 4 and follow != FOLLOW_CARD:
             four = h & (h >> 9) & (h >> 18) & (h >> 27) & 511
             if four:  # rule 4.6: four of a kind goes on anything, any of the four on top
                 acts.extend(sorted(T.FOUR0 + s * 9 + f for f in range(9) if four >> f & 1 for s in range(4)))
-            runs = self._runs(h, cov)
+            runs = T.runs(h, cov, self._opts.runs == "one-suit")
             if runs:
                 acts.extend(runs)
         if not acts:
             # rule 4.9: unable to move, draw one card; still unable (or no stock), pass
             return [T.DRAW] if phase == NORMAL and self._stock else [T.PASS]
-        if phase == EXTRA and follow != _FOLLOW_MUST:
+        if phase == EXTRA and follow != FOLLOW_MUST:
             acts.append(T.PASS)  # the extra move is optional (rule 4.5; 4.6 and 4.7 by option)
         return acts
 
@@ -261,37 +269,10 @@ class BankRules:
         rules 4.6-4.7), or an optional one."""
         last = self._hist[-1] >> 2
         if last < T.FOUR0:
-            return _FOLLOW_CARD if self._opts.eight_follow == "card" else _FOLLOW_ANY
+            return FOLLOW_CARD if self._opts.eight_follow == "card" else FOLLOW_ANY
         if last < T.RUN0:
-            return _FOLLOW_MUST if self._opts.four_extra_move == "compulsory" else _FOLLOW_ANY
-        return _FOLLOW_MUST if self._opts.run_extra == "compulsory" else _FOLLOW_ANY
-
-    def _runs(self, h: int, cov: int) -> list[int]:
-        """Rule 4.7: runs of four in Bank's order whose covering end covers the target."""
-        out: list[int] = []
-        if self._opts.runs == "one-suit":
-            for s in range(4):
-                for st in T.RUN_STARTS9[(h >> (9 * s)) & 511]:
-                    base = T.RUN0 + (st * 256 + 85 * s) * 2
-                    if cov >> (s * 9 + T.ORD_FACE[st]) & 1:
-                        out.append(base)
-                    if cov >> (s * 9 + T.ORD_FACE[st + 3]) & 1:
-                        out.append(base + 1)
-        else:
-            present = (h | h >> 9 | h >> 18 | h >> 27) & 511
-            for st in T.RUN_STARTS9[present]:
-                options = [[s for s in range(4) if h >> (s * 9 + T.ORD_FACE[st + k]) & 1] for k in range(4)]
-                for s0 in options[0]:
-                    for s1 in options[1]:
-                        for s2 in options[2]:
-                            for s3 in options[3]:
-                                base = T.run_id(st, (s0, s1, s2, s3), False)
-                                if cov >> (s0 * 9 + T.ORD_FACE[st]) & 1:
-                                    out.append(base)
-                                if cov >> (s3 * 9 + T.ORD_FACE[st + 3]) & 1:
-                                    out.append(base + 1)
-        out.sort()
-        return out
+            return FOLLOW_MUST if self._opts.four_extra_move == "compulsory" else FOLLOW_ANY
+        return FOLLOW_MUST if self._opts.run_extra == "compulsory" else FOLLOW_ANY
 
     def apply(self, action: int) -> None:
         """Play an action id; an illegal one raises IllegalActionError saying why and changes nothing."""
@@ -480,8 +461,11 @@ class BankRules:
             self._capture(owner)
         bonuses = tuple(scoring.bonuses(self._finish[p]) for p in range(n))
         before_penalties = [self._captured_pts[p] + sum(i[2] for i in bonuses[p]) for p in range(n)]
-        loser = scoring.loser(opts, self._hands, self._active, self._dealer, stuck, before_penalties)
-        penalties = tuple(scoring.penalty(opts, self._hands[p], p == loser) for p in range(n))
+        # rules 2.2, 7.8: who lost (and deals next) and who pays may be read apart after a stuck end
+        hands, active, dealer = self._hands, self._active, self._dealer
+        loser = scoring.loser(opts, hands, active, dealer, stuck, before_penalties, opts.stuck_loser)
+        payer = scoring.loser(opts, hands, active, dealer, stuck, before_penalties, opts.stuck_payer)
+        penalties = tuple(scoring.penalty(opts, hands[p], p == payer) for p in range(n))
         scores = tuple(before_penalties[p] - penalties[p] for p in range(n))
         for p in range(n):
             self._totals[p] += scores[p]
@@ -541,7 +525,8 @@ class BankRules:
         return list(self._captured_pts)
 
     def _why(self, action: object) -> Msg:
-        shown = action_text(action) if type(action) is int and 0 <= action < T.NUM_ACTIONS else repr(action)
+        ok = type(action) is int and 0 <= action < T.NUM_ACTIONS
+        shown: object = ActionShown(action) if ok else repr(action)  # type: ignore[arg-type]
         if self._phase == OVER:
             return Msg("bank.illegal", action=shown, reason=Msg("bank.why.over"))
         if type(action) is not int or not 0 <= action < T.NUM_ACTIONS:
@@ -582,7 +567,10 @@ class BankRules:
             cards = T.RUN_CARDS[action - T.RUN0]
             if self._opts.runs == "one-suit" and not T.RUN_ONE_SUIT[action - T.RUN0]:
                 return Msg("bank.why.run_one_suit")
-        missing = [str(DECK_36[c]) for c in cards if not self._hands[p] >> c & 1]
+        missing = tuple(DECK_36[c] for c in cards if not self._hands[p] >> c & 1)
         if missing:
-            return Msg("bank.why.not_held", seat=p, cards=" ".join(missing))
-        return Msg("bank.why.no_cover", card=str(DECK_36[cards[0]]), target=str(DECK_36[self._target]))
+            return Msg("bank.why.not_held", seat=p, cards=CardsShown(missing))
+        if action >= T.FOUR0 and self._phase == EXTRA and self._extra_kind() == FOLLOW_CARD:
+            return Msg("bank.why.one_card")  # rule 4.5: one single card after an 8
+        card, target = CardsShown((DECK_36[cards[0]],)), CardsShown((DECK_36[self._target],))
+        return Msg("bank.why.no_cover", card=card, target=target)

@@ -142,22 +142,26 @@ def loser(
     dealer: int,
     stuck: bool,
     scores: Sequence[int],
+    stuck_reading: str,
 ) -> int | None:
     """Rules 2.2, 7.8: who lost the deal. ``loser=last-holder``: the last player holding cards; after a stuck
-    end the holder with most points in hand (``stuck_loser=most-points``) or nobody. ``loser=lowest-score``:
-    the lowest score of the deal before penalties (``scores``). Ties: the first clockwise from the dealer's
-    left.
+    end, as ``stuck_reading`` says (``opts.stuck_loser`` for the next dealer, ``opts.stuck_payer`` for the
+    penalty): the holder with most points in hand (``most-points``) or nobody. ``loser=lowest-score``: the
+    lowest score of the deal before penalties (``scores``). Ties: the first clockwise from the dealer's left.
 
-    >>> loser(BankOptions(), [0, 1 << 8, 1 << 4], (0, 1, 2), 0, True, [20, 0, 0])  # AS 12 beats 10S 10
+    >>> hands = [0, 1 << 8, 1 << 4]  # seat 1 holds the AS (12), seat 2 the 10S (10)
+    >>> loser(BankOptions(), hands, (0, 1, 2), 0, True, [20, 0, 0], "most-points")
     1
-    >>> loser(BankOptions(loser="lowest-score"), [0, 1 << 8, 1 << 4], (0, 1, 2), 0, True, [20, 5, 5])
+    >>> loser(BankOptions(), hands, (0, 1, 2), 0, True, [20, 0, 0], "nobody") is None
+    True
+    >>> loser(BankOptions(loser="lowest-score"), hands, (0, 1, 2), 0, True, [20, 5, 5], "nobody")
     1
     """
     order = [p for p in clockwise(dealer, len(hands)) if p in active]
     if opts.loser == "lowest-score":
         return min(order, key=lambda p: scores[p])  # min keeps the first of ties
     holders = [p for p in order if hands[p]]
-    if not holders or (stuck and opts.stuck_loser == "nobody"):
+    if not holders or (stuck and stuck_reading == "nobody"):
         return None
     return max(holders, key=lambda p: T.points_of(hands[p]))  # max keeps the first of ties
 
@@ -172,8 +176,8 @@ def next_dealer(
     totals: Sequence[int],
 ) -> int:
     """Rule 2.2: the agreed next dealer; ties go clockwise from the old dealer's left. A deal without a
-    loser (rule 7.8, ``stuck_loser=nobody``) is dealt next by the last player out, or else by the dealer's
-    left."""
+    loser (``stuck_loser=nobody`` after a stuck end) is dealt next by the last player out, or else by the
+    dealer's left."""
     if rule == "starter":
         return starter
     if rule == "last-finisher" and places:

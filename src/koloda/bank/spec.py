@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from koloda.bank import cli
-from koloda.bank.actions import action_text, parse_action
+from koloda.bank.actions import action_text, action_words, parse_action
 from koloda.bank.deal import deal_label
 from koloda.bank.observe import BankObservation, observe
 from koloda.bank.options import BankOptions
@@ -77,6 +77,9 @@ class BankSpec(GameSpec):
 
     def parse_action(self, text: str) -> int:
         return parse_action(text)
+
+    def action_words(self, action: int, lang: Lang) -> str:
+        return action_words(action, lang)
 
     def encoder(self) -> TensorEncoder:
         from koloda.bank.tensor import BankEncoder  # NumPy: only the research interfaces need it

@@ -70,23 +70,16 @@ class BankState(BankRules):
         self._chosen = []
         self._legal = None
         self._kings_pending = self._seven_taken = False
+        cards = None if layout is None else D.laid_out(*layout, players)
         if trump_suits is None and options.trump_choice == "in-turn-after-deal":
             self._trump_suits, self._cov, self._trump_kings = (), [], [0] * players  # rule 3.2: chosen below
-            self._start_deal(dealer, tuple(range(players)), None)
+            self._start_deal(dealer, tuple(range(players)), cards)
             self._begin_choice_after_deal()
             return
         if trump_suits is None:
-            self._begin_choice(dealer)
+            self._begin_choice(dealer)  # an explicit deal is laid out once all have chosen (_choose)
             return
         self._set_trumps(trump_suits)
-        cards = None
-        if layout is not None:
-            hands, open_card, stock = layout
-            masks = [0] * players
-            for p, held in enumerate(hands):
-                for c in held:
-                    masks[p] |= 1 << c
-            cards = (masks, open_card, list(stock))
         self._start_deal(dealer, tuple(range(players)), cards)
 
     # -- results and read-only properties ------------------------------------------------------------
@@ -321,25 +314,37 @@ def from_deal(
     ``deal`` has ``hands`` (a list of card lists, one per seat), ``open`` (the open card), ``stock`` (top
     first), ``dealer`` (a seat), and optionally ``trump_suits`` (suit letters, as the option), ``totals``
     (match scores so far) and ``seed`` (for the later deals of a match, and the trump suits when neither
-    the deal nor the options name them). Cards not named are out of play.
+    the deal nor the options name them). Cards not named are out of play. Under a choice of trumps in
+    turn (rule 3.2) a deal that names no suits leaves them to be chosen: the choosing is played (before the
+    cards are laid out, or after, as the option says); suits it names are taken as already chosen.
 
     >>> s = from_deal({"hands": [["7H", "KS"], ["9H"]], "open": "8H", "stock": ["AS"], "dealer": 1,
     ...                "trump_suits": ["C", "D"]})
     >>> s.current_player, s.legal_actions() == [s.parse_action("7H")]
     (0, True)
+    >>> open_suits = {"hands": [["7H", "KS"], ["9H"]], "open": "8H", "stock": ["AS"], "dealer": 1}
+    >>> s = from_deal(open_suits, BankOptions(trump_choice="in-turn"))
+    >>> s.phase, s.current_player, s.hands
+    ('choose-trump', 0, [0, 0])
     """
     opts = options if options is not None else _DEFAULTS
     parsed = D.parse_deal(deal)
-    named = opts if parsed.trump_suits is None else opts.replace(trump_suits=parsed.trump_suits)
     players = len(parsed.hands)
-    named.check_players(players)
+    suits: tuple[int, ...] | None = None
+    if opts.trump_choice == "random" or parsed.trump_suits:
+        # rule 3.2: suits the deal names are the suits chosen, whatever the options say of choosing them
+        named = opts
+        if parsed.trump_suits is not None:
+            named = opts.replace(trump_suits=parsed.trump_suits, trump_choice="random")
+        named.check_players(players)
+        suits = D.trump_suits(named, players, D.setup_rng(parsed.seed))
     state = BankState(
         opts,
         players,
         scope,
         parsed.seed,
         dealer=parsed.dealer,
-        trump_suits=D.trump_suits(named, players, D.setup_rng(parsed.seed)),
+        trump_suits=suits,
         layout=(parsed.hands, parsed.open_card, parsed.stock),
         totals=parsed.totals,
     )

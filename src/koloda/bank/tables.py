@@ -86,23 +86,59 @@ def card(index: int) -> Card:
     return DECK_36[index]
 
 
-def covers(c: int, t: int, classes: tuple[int, int, int, int], free_same_class: bool) -> bool:
-    """Whether card ``c`` covers card ``t`` for a player who sees the suits in these trump classes.
+#: Why a card covers another (:func:`cover_reason`; 0: it does not): the same rank (rule 4.3), a higher trump
+#: class (rule 3), one lower in its suit (4.3), the 6 of its suit (4.4), the other trump of set-up 4 (3.3).
+SAME_RANK, HIGHER_CLASS, ONE_LOWER, SIX_OF_SUIT, FREE_TRUMPS = 1, 2, 3, 4, 5
+
+
+def cover_reason(c: int, t: int, classes: tuple[int, int, int, int], free_same_class: bool) -> int:
+    """Why card ``c`` covers card ``t`` for a player who sees the suits in these trump classes; 0 if it does
+    not. The one rule of covering: the cover tables, the hints and the refusals all come from it.
 
     Rule 4.3: same rank always covers; a higher class covers a lower one; within one class the card one
     lower in Bank's order of the same suit covers, and so does the 6 of that suit (rule 4.4).
     ``free_same_class`` is set-up 4's "free" reading: the two trump suits cover each other freely (3.3).
+
+    >>> cover_reason(Card.parse("QH").index, Card.parse("KH").index, (0, 0, 0, 0), False) == ONE_LOWER
+    True
     """
     if c == t:
-        return False
+        return 0
     cs, cf, ts, tf = c // 9, c % 9, t // 9, t % 9
     if cf == tf:
-        return True
+        return SAME_RANK
     if classes[cs] != classes[ts]:
-        return classes[cs] > classes[ts]
+        return HIGHER_CLASS if classes[cs] > classes[ts] else 0
     if cs == ts:
-        return cf == SIX or FACE_ORD[cf] == FACE_ORD[tf] - 1
-    return free_same_class and classes[cs] > 0
+        if FACE_ORD[cf] == FACE_ORD[tf] - 1:
+            return ONE_LOWER
+        return SIX_OF_SUIT if cf == SIX else 0
+    return FREE_TRUMPS if free_same_class and classes[cs] > 0 else 0
+
+
+def covers(c: int, t: int, classes: tuple[int, int, int, int], free_same_class: bool) -> bool:
+    """Whether card ``c`` covers card ``t`` (:func:`cover_reason`)."""
+    return cover_reason(c, t, classes, free_same_class) != 0
+
+
+_REASON_CACHE: dict[tuple[tuple[int, int, int, int], bool], tuple[tuple[int, ...], ...]] = {}
+
+
+def reason_table(classes: tuple[int, int, int, int], free_same_class: bool) -> tuple[tuple[int, ...], ...]:
+    """For every top card, the bitmask of the cards that cover it for each reason of :func:`cover_reason`
+    (index 0 unused), cached per class assignment."""
+    key = (classes, free_same_class)
+    table = _REASON_CACHE.get(key)
+    if table is None:
+        rows = []
+        for t in range(36):
+            masks = [0] * 6
+            for c in range(36):
+                masks[cover_reason(c, t, classes, free_same_class)] |= 1 << c
+            masks[0] = 0
+            rows.append(tuple(masks))
+        table = _REASON_CACHE[key] = tuple(rows)
+    return table
 
 
 _COVER_CACHE: dict[tuple[tuple[int, int, int, int], bool], tuple[int, ...]] = {}
@@ -113,8 +149,35 @@ def cover_table(classes: tuple[int, int, int, int], free_same_class: bool) -> tu
     key = (classes, free_same_class)
     table = _COVER_CACHE.get(key)
     if table is None:
-        table = tuple(
-            sum(1 << c for c in range(36) if covers(c, t, classes, free_same_class)) for t in range(36)
-        )
+        table = tuple(sum(masks) for masks in reason_table(classes, free_same_class))
         _COVER_CACHE[key] = table
     return table
+
+
+def runs(h: int, cov: int, one_suit: bool) -> list[int]:
+    """Rule 4.7: the run actions in hand ``h`` (of one suit, or of any suits) whose covering end is in
+    ``cov``, ascending."""
+    out: list[int] = []
+    if one_suit:
+        for s in range(4):
+            for st in RUN_STARTS9[(h >> (9 * s)) & 511]:
+                base = RUN0 + (st * 256 + 85 * s) * 2
+                if cov >> (s * 9 + ORD_FACE[st]) & 1:
+                    out.append(base)
+                if cov >> (s * 9 + ORD_FACE[st + 3]) & 1:
+                    out.append(base + 1)
+    else:
+        present = (h | h >> 9 | h >> 18 | h >> 27) & 511
+        for st in RUN_STARTS9[present]:
+            options = [[s for s in range(4) if h >> (s * 9 + ORD_FACE[st + k]) & 1] for k in range(4)]
+            for s0 in options[0]:
+                for s1 in options[1]:
+                    for s2 in options[2]:
+                        for s3 in options[3]:
+                            base = run_id(st, (s0, s1, s2, s3), False)
+                            if cov >> (s0 * 9 + ORD_FACE[st]) & 1:
+                                out.append(base)
+                            if cov >> (s3 * 9 + ORD_FACE[st + 3]) & 1:
+                                out.append(base + 1)
+    out.sort()
+    return out

@@ -289,9 +289,7 @@ class WorldSampler:
     such positions are not sampled and the bot plays its heuristic move."""
 
     def __init__(self, options: BankOptions, attempts: int = 40) -> None:
-        self._options = (
-            options.replace(trump_choice="random") if options.trump_choice != "random" else options
-        )
+        self._options = options
         self._attempts = attempts
         self._auto_draws = options.seven in ("draw-and-move", "skip-and-draw")
 

@@ -101,22 +101,26 @@ class Analysis:
             "unrated": self.unrated,
         }
 
-    def lines(self, lang: Lang) -> list[str]:
-        """The analysis for people: one line per decision, then the marks counted."""
+    def lines(self, lang: Lang, words: Callable[[str], str] | None = None) -> list[str]:
+        """The analysis for people: one line per decision, then the marks counted; ``words`` says a move's
+        canonical text as people read it in ``lang`` (the game's ``action_words``: no Latin card codes or
+        English words in Russian)."""
+        said = words or (lambda text: text)
         out = [say(lang, "coach.header", seat=self.seat, seed=self.seed, n=len(self.moves))]
         for m in self.moves:
             if m.action == m.best:
-                out.append(say(lang, "coach.move_best", index=m.index, action=m.action, value=m.value_played))
+                action = said(m.action)
+                out.append(say(lang, "coach.move_best", index=m.index, action=action, value=m.value_played))
             else:
                 out.append(
                     say(
                         lang,
                         "coach.move",
                         index=m.index,
-                        action=m.action,
+                        action=said(m.action),
                         mark=(" " + m.mark) if m.mark else "",
                         value=m.value_played,
-                        best=m.best,
+                        best=said(m.best),
                         best_value=m.value_best,
                     )
                 )

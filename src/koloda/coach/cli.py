@@ -43,6 +43,6 @@ def _analyse(args: argparse.Namespace, spec: GameSpec, make_rater: RaterFactory)
     if args.json:
         print(json.dumps(analysis.to_json(), ensure_ascii=False))
         return 0
-    for line in analysis.lines(args.lang):
+    for line in analysis.lines(args.lang, lambda text: spec.action_words(spec.parse_action(text), args.lang)):
         print(line)
     return 0

@@ -11,10 +11,11 @@ notation parses back to the same id, and every table the engine's hot path needs
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from koloda.cards import DECK_24, Card, Rank
+from koloda.cards import DECK_24, Card, Rank, Style, card_reason, clip
 from koloda.errors import NotationError
-from koloda.i18n import Msg
+from koloda.i18n import Lang, Msg, Shown, say
 
 # -- cards (rule G1) ------------------------------------------------------------------------------------
 
@@ -81,6 +82,41 @@ _DIGITS = re.compile(r"[0-9]+")
 _WORDS = {"pass": PASS, "пас": PASS, "bomb": BOMB, "бомба": BOMB}
 
 
+def action_words(action: int, lang: Lang) -> str:
+    """An action as the player may type it: cards with suit symbols, Russian ranks in Russian.
+
+    >>> action_words(31, "ru"), action_words(PASS, "ru"), action_words(GIVE + 1, "en")
+    ('К♥+', 'пас', '9♠>2')
+    """
+    style: Style = "russian" if lang == "ru" else "latin"
+    if action == PASS:
+        return say(lang, "thousand.action.pass")
+    if action == BOMB:
+        return say(lang, "thousand.action.bomb")
+    if BID <= action < GIVE:
+        return str(action_bid(action))
+    if action >= GIVE:
+        card, k = divmod(action - GIVE, 2)
+        return f"{CARDS[card].text(style, 'symbol')}>{k + 1}"
+    if action >= ACES:
+        return CARDS[(action - ACES) * 6 + 5].text(style, "symbol") + "+"
+    if action >= MARRY:
+        suit, k = divmod(action - MARRY, 2)
+        return CARDS[suit * 6 + 3 + k].text(style, "symbol") + "+"
+    return CARDS[action].text(style, "symbol")
+
+
+@dataclass(frozen=True)
+class ActionShown(Shown):
+    """An action in a message (a refusal): its canonical text in English, as typed in Russian (no Latin
+    card codes: ``Д♥``, ``пас``)."""
+
+    action: int
+
+    def text(self, lang: Lang) -> str:
+        return action_text(self.action) if lang == "en" else action_words(self.action, lang)
+
+
 def action_text(action: int) -> str:
     """The canonical text of an action id (the same in every position).
 
@@ -124,13 +160,14 @@ def parse_action(text: str) -> int:
             raise NotationError(Msg("thousand.notation.declare"))
         return _parse_card(token)
     except NotationError as exc:
-        raise NotationError(Msg("thousand.notation.bad", text=text, reason=exc.detail)) from None
+        reason = card_reason(exc.detail, text)  # the entry is quoted once
+        raise NotationError(Msg("thousand.notation.bad", text=clip(text), reason=reason)) from None
 
 
 def _parse_card(text: str) -> int:
-    card = Card.parse(text)
+    card = Card.parse(text, Rank.NINE)  # a bad rank is told with Thousand's ranks, 9 to ace
     if card.rank < Rank.NINE:
-        raise NotationError(Msg("thousand.notation.deck", card=text.strip()))
+        raise NotationError(Msg("thousand.notation.deck", card=clip(text.strip())))
     return CARD_IDS[card]
 
 

@@ -38,38 +38,15 @@ from koloda.term import (
     refusal,
     track,
 )
-from koloda.thousand.actions import ACES, BID, BOMB, CARDS, GIVE, MARRY, PASS, action_bid
+from koloda.thousand.actions import BID, BOMB, GIVE, MARRY, PASS, action_bid, action_words
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import DealScore, Note, default_names
 from koloda.thousand.sheet.scorefile import Player, ScoredGame
-from koloda.thousand.sheet.table import markdown_table, winner_line
+from koloda.thousand.sheet.table import screen_table, winner_line
 from koloda.thousand.state import ThousandState, new_game
 
 # --- text for people ---------------------------------------------------------------------------------------
-
-
-def action_words(action: int, lang: Lang) -> str:
-    """An action as the player may type it: cards with suit symbols, Russian ranks in Russian.
-
-    >>> action_words(31, "ru"), action_words(PASS, "ru"), action_words(GIVE + 1, "en")
-    ('К♥+', 'пас', '9♠>2')
-    """
-    if action == PASS:
-        return say(lang, "thousand.action.pass")
-    if action == BOMB:
-        return say(lang, "thousand.action.bomb")
-    if BID <= action < GIVE:
-        return str(action_bid(action))
-    if action >= GIVE:
-        card, k = divmod(action - GIVE, 2)
-        return f"{card_text(CARDS[card], lang)}>{k + 1}"
-    if action >= ACES:
-        return card_text(CARDS[(action - ACES) * 6 + 5], lang) + "+"
-    if action >= MARRY:
-        suit, k = divmod(action - MARRY, 2)
-        return card_text(CARDS[suit * 6 + 3 + k], lang) + "+"
-    return card_text(CARDS[action], lang)
 
 
 def _sorted_hand(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -158,7 +135,10 @@ class Narrator:
             parts.append(say(lang, "thousand.cli.bids", bids=bids))
         else:
             contract = view.contract or view.high_bid
-            parts.append(say(lang, "thousand.cli.contract", name=names[view.declarer], bid=contract))
+            key = (
+                N_("thousand.cli.contract.you") if view.declarer == self.seat else N_("thousand.cli.contract")
+            )
+            parts.append(say(lang, key, name=names[view.declarer], bid=contract))  # not «Играет Вы»
         if view.trump is not None:
             parts.append(screen.cards(say(lang, "thousand.cli.trump", suit=view.trump.symbol), colour))
         if view.talon is not None and view.phase in ("talon", "giving", "contract"):
@@ -257,7 +237,7 @@ def play_game(
                     raise refusal(exc, [action_words(a, lang) for a in state.legal_actions()]) from None
                 return action
 
-            action = ask("> ", take, read=read, write=write, lang=lang, complete=moves)
+            action = ask("> ", take, read=read, write=write, lang=lang, complete=moves, blank_asks_again=True)
         else:
             action = bots[seat].choose(observe(state, seat), legal)
             state.apply(action)
@@ -269,7 +249,7 @@ def play_game(
             write("")
             write(deal_summary(score, names, lang))
             scored = ScoredGame(tuple(Player(n, "m") for n in names), state.book)
-            write(markdown_table(scored, lang))
+            write(screen_table(scored, lang))
             if not state.is_over():
                 narrator.deal_starts(state)
     line = winner_line(ScoredGame(tuple(Player(n, "m") for n in names), state.book), lang)
@@ -496,9 +476,8 @@ def _play(args: argparse.Namespace, spec: GameSpec) -> int:
             write=print,
             colour=colour_enabled(),
         )
-    except Quit:
+    except Quit:  # leaving is no error: status 0, as every game's terminal (koloda bank play, banki, sheet)
         print(say(args.lang, "term.abandoned"))
-        return 1
     return 0
 
 
@@ -508,7 +487,7 @@ def replay_summary(state: ThousandState, lang: Lang) -> str:
     scored = ScoredGame(tuple(Player(n, "m") for n in names), state.book)
     lines = [say(lang, "thousand.cli.deals_played", n=len(state.results))]
     if state.results:
-        lines.append(markdown_table(scored, lang))
+        lines.append(screen_table(scored, lang))
     if state.is_over():
         line = winner_line(scored, lang)
         lines.append(line or say(lang, "thousand.cli.deal_over"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from koloda.cards import Suit
+from koloda.cards import CardsShown, Suit
 from koloda.errors import IllegalActionError
 from koloda.game import Scope
 from koloda.i18n import N_, Msg
@@ -21,11 +21,11 @@ from koloda.thousand import deal as D
 from koloda.thousand.actions import (
     ACE_MARRIAGE_VALUE,
     ACES,
-    ACTION_TEXTS,
     ALL_ACES,
     ALL_QUEENS,
     BID,
     BOMB,
+    CARDS,
     DECK_POINTS,
     FACE_ACE,
     FACE_KING,
@@ -40,6 +40,7 @@ from koloda.thousand.actions import (
     POINTS,
     STRENGTH,
     SUIT_IDS,
+    ActionShown,
     action_bid,
     bid_action,
     marriages_held,
@@ -414,7 +415,8 @@ class ThousandRules:
         """The reason an action is refused (the slow path only)."""
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return Msg("thousand.notation.bad_id", action=repr(action), last=NUM_ACTIONS - 1)
-        return Msg("thousand.refused", action=ACTION_TEXTS[action], id=action, reason=self._why_id(action))
+        shown = ActionShown(action)  # the player's notation: no Latin card codes in Russian
+        return Msg("thousand.refused", action=shown, id=action, reason=self._why_id(action))
 
     def _why_id(self, action: int) -> Msg:
         if self._phase == OVER:
@@ -435,7 +437,7 @@ class ThousandRules:
         if phase == GIVING:
             card, k = divmod(action - GIVE, 2)
             if not hand >> card & 1:
-                return Msg("thousand.why.gift_not_held", card=ACTION_TEXTS[card])
+                return Msg("thousand.why.gift_not_held", card=CardsShown((CARDS[card],)))
             return Msg("thousand.why.gift_given", opponent=k + 1)
         if action == BOMB:
             return Msg("thousand.why.no_bomb", seat=to_move)
@@ -457,7 +459,7 @@ class ThousandRules:
         else:
             card = (action - ACES) * 6 + FACE_ACE
         if not hand >> card & 1:
-            return Msg("thousand.why.not_held", seat=seat, card=ACTION_TEXTS[card])
+            return Msg("thousand.why.not_held", seat=seat, card=CardsShown((CARDS[card],)))
         trick = self._trick
         if action >= MARRY:
             if trick:

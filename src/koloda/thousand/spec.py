@@ -20,7 +20,7 @@ from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
 from koloda.seeds import Seed
 from koloda.thousand import cli
-from koloda.thousand.actions import NUM_ACTIONS, action_text, parse_action
+from koloda.thousand.actions import NUM_ACTIONS, action_text, action_words, parse_action
 from koloda.thousand.deal import deal_label
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
@@ -84,6 +84,9 @@ class ThousandSpec(GameSpec):
 
     def parse_action(self, text: str) -> int:
         return parse_action(text)
+
+    def action_words(self, action: int, lang: Lang) -> str:
+        return action_words(action, lang)
 
     def encoder(self) -> TensorEncoder:
         from koloda.thousand.tensor import ThousandEncoder  # NumPy: only the research interfaces need it

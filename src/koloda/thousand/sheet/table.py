@@ -26,23 +26,39 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from koloda import screen
 from koloda.charts import chart
 from koloda.i18n import LANGS, Lang, say
 from koloda.thousand.scoring import ScoreBook, number
 from koloda.thousand.sheet.scorefile import Player, ScoredGame
 
 
-def markdown_table(game: ScoredGame, lang: Lang = "ru", marks: bool = False) -> str:
-    """The seed's table: deal, game, then per player 'delta (raw) → total'; ``marks`` adds barrel, 800..."""
+def table_rows(game: ScoredGame, lang: Lang = "ru", marks: bool = False) -> tuple[list[str], list[list[str]]]:
+    """The seed's table as its head and rows: deal, game, then per player 'delta (raw) → total'; ``marks``
+    adds barrel, 800..."""
     options = game.book.options if marks else None
     head = [say(lang, "thousand.table.deal"), say(lang, "thousand.table.game"), *game.names]
     rows: list[list[str]] = []
     for index, score in enumerate(game.book.deals, start=1):
         cells = [score.cell(seat, lang, options) for seat in range(game.book.players)]
         rows.append([str(index), score.explain(game.names, lang, game.genders), *cells])
+    return head, rows
+
+
+def markdown_table(game: ScoredGame, lang: Lang = "ru", marks: bool = False) -> str:
+    """The seed's table as Markdown (the exports, ``koloda thousand score``)."""
+    head, rows = table_rows(game, lang, marks)
     lines = ["| " + " | ".join(row) + " |" for row in [head, *rows]]
     lines.insert(1, "|" + "---|" * len(head))
     return "\n".join(lines)
+
+
+def screen_table(game: ScoredGame, lang: Lang = "ru", marks: bool = False, width: int | None = None) -> str:
+    """The seed's table drawn for the terminal (the sheet, a game's deals): columns under a line, not the
+    Markdown source."""
+    head, rows = table_rows(game, lang, marks)
+    drawn = screen.render(screen.table(head, rows, left=(1,)), colour=False, width=width)
+    return "\n".join(line.rstrip() for line in drawn.splitlines())
 
 
 def winner_line(game: ScoredGame, lang: Lang = "ru") -> str | None:

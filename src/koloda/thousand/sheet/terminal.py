@@ -35,7 +35,7 @@ from koloda.thousand.sheet.scorefile import (
     deal_to_json,
     dump_score_file,
 )
-from koloda.thousand.sheet.table import csv_table, markdown_table, status_line, winner_line
+from koloda.thousand.sheet.table import csv_table, markdown_table, screen_table, status_line, winner_line
 
 T = TypeVar("T")
 Format = Literal["md", "csv", "jsonl"]
@@ -184,7 +184,7 @@ def _loop(sheet: Sheet, lang: Lang, read: Read, write: Write) -> None:
 
 
 def _show(sheet: Sheet, lang: Lang, write: Write) -> None:
-    write(markdown_table(sheet.game, lang, marks=True))
+    write(screen_table(sheet.game, lang, marks=True))
     status = status_line(sheet.game, lang)
     if status:
         write(status)
