@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import create, hub, tokens
+from web_helpers import create, hub, run, tokens
 
 from koloda import seeds, verify
 from koloda.errors import KolodaError
@@ -120,7 +120,7 @@ def test_a_link_opened_while_a_join_replaces_it_is_refused_and_never_sees_the_se
         finally:
             await hub.close()
 
-    assert asyncio.run(scenario()) == ("bad_token", False, True)
+    assert run(scenario()) == ("bad_token", False, True)
 
 
 def test_a_move_of_a_link_replaced_while_it_waited_for_the_table_is_refused(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_move_of_a_link_replaced_while_it_waited_for_the_table_is_refused(tmp_
         finally:
             await hub.close()
 
-    code, version = asyncio.run(scenario())
+    code, version = run(scenario())
     assert code == "bad_token"
     assert version <= 1  # nothing of the old link's was stored
 

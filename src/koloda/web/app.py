@@ -357,7 +357,7 @@ def create_app(
         if request.method == "POST":
             with guard.creation(request.scope, limits):
                 game_id = banki.create(store, await _body(request, schemas.NewBanki, options=True))
-            return JSONResponse(banki.to_json(game_id, banki.load(store, game_id)), 201)
+            return JSONResponse(banki.answer(game_id, banki.load(store, game_id)), 201)
         return JSONResponse(
             [
                 {"id": game_id, "names": store.load_banki(game_id)[0]}
@@ -378,7 +378,7 @@ def create_app(
             raw = await _raw(request)
             event = schemas.body(raw, schemas.BankiEvent, limits, keys={"event": "event_shape"})
             state, seq, again = banki.add_event(store, game_id, event.event, key)
-            return JSONResponse(banki.to_json(game_id, state) | _entry(key, seq, again))
+            return JSONResponse(banki.answer(game_id, state) | _entry(key, seq, again))
         elif action == "undo":
             schemas.no_body(await _raw(request))
             state = banki.undo(store, game_id)
@@ -386,7 +386,7 @@ def create_app(
             state = banki.load(store, game_id)
         else:
             raise refusals.refuse("not_found", path=refusals.shown(request.url.path, 80))
-        return JSONResponse(banki.to_json(game_id, state))
+        return JSONResponse(banki.answer(game_id, state))
 
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()

@@ -129,8 +129,13 @@ def to_json(game_id: int, state: BankiState) -> dict[str, Any]:
             for lang in ("ru", "en")
         },
         "source": source(state),
-        "fair": fairness(state),
     }
+
+
+def answer(game_id: int, state: BankiState) -> dict[str, Any]:
+    """The answer of every request about a game: :func:`to_json` (what the page can also compute offline)
+    and the fairness of its counting-out (which only the server can say)."""
+    return to_json(game_id, state) | {"fair": fairness(state)}
 
 
 def fairness(state: BankiState) -> dict[str, Any]:

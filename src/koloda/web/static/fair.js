@@ -1,4 +1,4 @@
-// Fair shuffles (docs/web.md, "Fair shuffles"): what this browser saw of a table's deals, and its own check
+// Shuffles anyone can check (docs/web.md, the section on fair shuffles): what this browser saw of a table's deals, and its own check
 // of the secret once the table reveals it. The browser keeps the commitment it was first shown and this
 // seat's hand at the first frame of each deal; at the end it hashes the secret itself, deals every deal
 // it saw again from the secret with the game's own deal (the same as koloda.seeds, koloda/bank/deal.py and
