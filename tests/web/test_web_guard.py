@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import app_client, create, hub, tokens
+from web_helpers import app_client, create, editing, hub, tokens
 
 from koloda.cli import main
 from koloda.errors import OptionsError
@@ -262,8 +262,11 @@ def test_a_request_from_another_origin_changes_nothing(bare: TestClient, origin:
 def test_the_same_origin_or_one_named_in_the_limits_is_let_through(tmp_path: Path) -> None:
     clients = app_client(tmp_path, bot_delay=3600, limits=Limits(origins=("https://cards.example.org",)))
     client = next(clients)
-    for origin in ("http://testserver", "https://testserver", "https://cards.example.org"):
+    for origin in ("http://testserver", "HTTP://TestServer:80", "https://cards.example.org"):
         assert client.post("/api/tables", json=TABLE, headers={"origin": origin}).status_code == 201
+    # another scheme is another origin (issue 28): the page was not served by this server
+    for origin in ("https://testserver", "http://cards.example.org"):
+        refusal(client.post("/api/tables", json=TABLE, headers={"origin": origin}), 403, "cross_origin")
     for site in ("same-origin", "none"):
         assert client.post("/api/tables", json=TABLE, headers={"sec-fetch-site": site}).status_code == 201
     for site in ("cross-site", "same-site"):
@@ -287,9 +290,14 @@ def test_a_request_that_changes_something_must_say_json(bare: TestClient) -> Non
         ).status_code
         == 201
     )
-    assert bare.post("/api/sheets", json={"players": ["А", "Б"]}).status_code == 201
-    refusal(bare.post("/api/sheets/1/undo"), 415, "not_json")  # even with nothing to say
-    undo = bare.post("/api/sheets/1/undo", headers={"content-type": "application/json"})
+    made = bare.post("/api/sheets", json={"players": ["А", "Б"]})
+    assert made.status_code == 201
+    refusal(
+        bare.post("/api/sheets/1/undo", headers=editing(made.json())), 415, "not_json"
+    )  # even with nothing to say
+    undo = bare.post(
+        "/api/sheets/1/undo", headers={"content-type": "application/json", **editing(made.json())}
+    )
     refusal(undo, 409, "nothing_to_undo")
 
 
@@ -374,11 +382,14 @@ def test_a_bot_seat_is_never_open(limited: TestClient) -> None:
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_escaped(limited: TestClient) -> None:
     names = ["=HYPERLINK(1)", "+Боря", "-Вера", "@Гена"]
-    sheet = limited.post("/api/sheets", json={"players": names}).json()["id"]
+    made = limited.post("/api/sheets", json={"players": names}).json()
+    sheet, key = made["id"], editing(made)
     deal = {"declarer": "+Боря", "bid": 120, "points": {"=HYPERLINK(1)": 10, "+Боря": 80, "-Вера": 30}}
-    assert limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "@Гена"}).status_code == 200
+    answer = limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "@Гена"}, headers=key)
+    assert answer.status_code == 200
     deal = {"declarer": "-Вера", "bid": 200, "points": {"=HYPERLINK(1)": 10, "@Гена": 80, "-Вера": 30}}
-    assert limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "+Боря"}).status_code == 200
+    answer = limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "+Боря"}, headers=key)
+    assert answer.status_code == 200
     import csv
     import io
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import CHROMIUM, Server, create, csp_violations, hub, tokens, until
+from web_helpers import CHROMIUM, Server, create, csp_violations, editing, hub, tokens, until
 
 from koloda.web.limits import Limits
 from koloda.web.logs import JsonFormatter, LogThrottle, config
@@ -187,9 +187,13 @@ def test_the_pages_run_under_the_content_security_policy(server: Server, browser
     """No page's script or style is refused by the policy: the lobby, a table, the score sheet with its
     chart (whose legend once had an inline style), banki."""
     assert CHROMIUM
-    sheet = httpx.post(server.url + "/api/sheets", json={"players": ["Аня", "Боря", "Вера"]}).json()["id"]
+    made = httpx.post(server.url + "/api/sheets", json={"players": ["Аня", "Боря", "Вера"]}).json()
+    sheet = made["id"]
     deal = {"declarer": "Аня", "bid": 100, "points": {"Аня": 60, "Боря": 40, "Вера": 20}}
-    assert httpx.post(f"{server.url}/api/sheets/{sheet}/deals", json=deal).status_code == 200
+    assert (
+        httpx.post(f"{server.url}/api/sheets/{sheet}/deals", json=deal, headers=editing(made)).status_code
+        == 200
+    )
     table = httpx.post(server.url + "/api/tables", json={"game": "bank", "players": 2}).json()["id"]
     context = browser.new_context()
     page = context.new_page()

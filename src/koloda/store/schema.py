@@ -36,6 +36,10 @@ sheets = sa.Table(
     sa.Column("players", sa.Text, nullable=False),
     sa.Column("options", sa.Text, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
+    # Revision 0006: the secret that every change of the sheet on the web must carry (issue 28), and what
+    # the list of sheets shows of it (JSON: deals, totals, over; NULL: not known, scored when listed).
+    sa.Column("edit_key", sa.String(64), nullable=False),
+    sa.Column("summary", sa.Text, nullable=True),
 )
 sheet_deals = sa.Table(
     "sheet_deals",
@@ -52,6 +56,7 @@ banki_games = sa.Table(
     sa.Column("options", sa.Text, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("edit_key", sa.String(64), nullable=False),  # revision 0006, as the sheets'
 )
 banki_events = sa.Table(
     "banki_events",
@@ -91,4 +96,11 @@ analyses = sa.Table(
     sa.Column("seed", sa.BigInteger, primary_key=True),
     sa.Column("result", sa.Text, nullable=False),  # JSON: koloda.coach.Analysis.to_json()
     sa.Column("created", sa.String(40), nullable=False),
+)
+# Revision 0006: one row, written by every health probe (GET /healthz): the database takes a write.
+health = sa.Table(
+    "health",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("checked", sa.String(40), nullable=False),
 )

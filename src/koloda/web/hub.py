@@ -35,6 +35,7 @@ from koloda.web.clients import Client
 from koloda.web.committer import Committer
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
+from koloda.web.storecalls import off_loop, unavailable
 from koloda.web.tables import all_bots_end, seats_json
 from koloda.web.telemetry import Telemetry, event
 from koloda.web.views import public_view, seat_view
@@ -250,12 +251,7 @@ class Hub:
 
     async def _store(self, call: Any, *args: Any) -> Any:
         """A call of the store off the event loop; a database that cannot be reached is a 503."""
-        try:
-            return await asyncio.to_thread(call, *args)
-        except (NotFoundError, ConflictError):
-            raise
-        except RecordError as exc:
-            raise wrap("store_unavailable", exc) from None
+        return await off_loop(unavailable, call, *args)
 
     async def summaries(self) -> list[dict[str, Any]]:
         """The stored tables, newest first, with who sits where (for the lobby)."""
