@@ -341,13 +341,19 @@ function keepKey(target, key) {
   localStorage.setItem(`koloda-key:${target}`, key);
 }
 
-// The key this browser holds for `target` (the one in the address first, kept), or null.
+// The key this browser holds for `target` (the one in the address first, kept), or null. An edit link
+// opened in a tab that shows the page already changes only the address's "#" part, which loads nothing:
+// the page keeps that key and loads again.
 function editKey(target) {
-  const found = /(?:^#|&)key=([A-Za-z0-9_-]{1,64})(?:&|$)/.exec(window.location.hash);
-  if (found) {
+  const fromAddress = () => {
+    const found = /(?:^#|&)key=([A-Za-z0-9_-]{1,64})(?:&|$)/.exec(window.location.hash);
+    if (!found) return false;
     keepKey(target, found[1]);
     history.replaceState(null, "", window.location.pathname + window.location.search);
-  }
+    return true;
+  };
+  fromAddress();
+  window.addEventListener("hashchange", () => { if (fromAddress()) window.location.reload(); });
   return localStorage.getItem(`koloda-key:${target}`);
 }
 
