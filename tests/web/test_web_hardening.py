@@ -5,6 +5,7 @@ and incomplete requests held open for ever."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterator
@@ -230,3 +231,226 @@ def test_a_name_typed_two_ways_is_one_name(app: TestClient) -> None:
     assert app.get(f"/api/tables/{table['id']}").json()["seats"][0]["name"] == composed
     sheet = app.post("/api/sheets", json={"players": [decomposed, "Ann", "Bob"]}).json()
     assert sheet["players"][0] == composed
+
+
+# -- (10) slow clients: the request's time limits -----------------------------------------------------------
+
+
+class FakeTransport(asyncio.Transport):
+    """The transport of one connection, in memory: what the protocol wrote, whether it closed it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = bytearray()
+        self.closed = False
+        self.protocol: Any = None
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("10.0.0.9", 5000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+    def write(self, data: Any) -> None:
+        self.written += data
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+    def get_protocol(self) -> Any:
+        return self.protocol
+
+    def set_protocol(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+
+class Timers:
+    """The loop's timers, held for the test to fire: no time passes but the test's."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.pending: list[tuple[float, Any, asyncio.TimerHandle]] = []
+
+    def call_later(self, delay: float, callback: Any, *args: Any) -> asyncio.TimerHandle:
+        handle = asyncio.TimerHandle(0.0, callback, args, self.loop)
+        self.pending.append((delay, callback, handle))
+        return handle
+
+    def create_task(self, coro: Any) -> asyncio.Task[Any]:
+        return self.loop.create_task(coro)
+
+    def ours(self) -> list[tuple[float, Any]]:
+        """The protocol's own timers not cancelled (uvicorn's keep-alive timer aside)."""
+        return [
+            (d, c)
+            for d, c, h in self.pending
+            if not h.cancelled() and getattr(c, "__name__", "") == "_expired"
+        ]
+
+
+def test_a_request_that_comes_too_slowly_has_its_connection_closed() -> None:
+    """On the protocol's loop (here timers the test fires itself): a connection that sends nothing, or part
+    of its headers, is closed header_seconds after it opened; a body that stops coming, body_seconds after
+    its headers; a whole request has no limit of its own (the keep-alive one is uvicorn's)."""
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    from koloda.web.limits import Limits
+    from koloda.web.protocol import TimedH11Protocol, timed
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        while (await receive()).get("more_body"):
+            pass
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def main() -> list[Any]:
+        config = uvicorn.Config(app, log_config=None, lifespan="off")
+        config.load()
+        protocol_class = timed(Limits(header_seconds=7, body_seconds=20))
+        assert issubclass(protocol_class, TimedH11Protocol)
+        out = []
+        for sent in (
+            b"",
+            b"GET / HTTP/1.1\r\nHost: x\r\n",
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\nabc",
+        ):
+            timers = Timers(asyncio.get_running_loop())
+            protocol = protocol_class(config, ServerState(), {}, _loop=timers)  # type: ignore[arg-type]
+            transport = FakeTransport()
+            transport.protocol = protocol
+            protocol.connection_made(transport)
+            if sent:
+                protocol.data_received(sent)
+            armed = timers.ours()
+            assert len(armed) == 1 and not transport.closed
+            armed[0][1]()  # the time passes
+            out.append((armed[0][0], transport.closed))
+        timers = Timers(asyncio.get_running_loop())
+        protocol = protocol_class(config, ServerState(), {}, _loop=timers)  # type: ignore[arg-type]
+        transport = FakeTransport()
+        transport.protocol = protocol
+        protocol.connection_made(transport)
+        protocol.data_received(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        out.append((timers.ours(), b"200 OK" in transport.written, transport.closed))
+        return out
+
+    nothing, headers, body, whole = run(main())
+    assert nothing == (7.0, True) and headers == (7.0, True) and body == (20.0, True)
+    assert whole == ([], True, False)  # answered; the connection kept alive
+
+
+def test_serve_runs_uvicorn_with_the_timed_protocol(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    from koloda.cli import main
+    from koloda.web.protocol import TimedH11Protocol
+
+    seen: list[uvicorn.Config] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: seen.append(self.config))
+    db = str(tmp_path / "web.sqlite3")
+    assert (
+        main(["serve", "--port", "0", "--db", db, "--limit", "header_seconds=3", "--limit", "body_seconds=4"])
+        == 0
+    )
+    (config,) = seen
+    assert isinstance(config.http, type) and issubclass(config.http, TimedH11Protocol)
+    assert (config.http.header_seconds, config.http.body_seconds) == (3.0, 4.0)
+
+
+# -- (8) refusals and floods on a websocket ---------------------------------------------------------------
+
+
+def test_a_flood_under_the_rate_of_excess_messages_a_token_is_closed() -> None:
+    """100 messages in 20 s refill a token every 0.2 s: a flood of 200 a second got one message through
+    every 40, fewer than ``excess`` (50) refusals in a row each time, and was never closed. The run of
+    refusals now ends only when a message is let through with a token to spare."""
+    from koloda.web.guard import Gate, Verdict
+    from koloda.web.limits import Limits
+
+    for rate in (200, 60, 240):
+        now = [0.0]
+        gate = Gate({}, Limits(), clock=lambda now=now: now[0])
+        verdicts = []
+        for _ in range(20 * rate):  # 20 s of it
+            now[0] += 1 / rate
+            verdicts.append(gate.admit())
+            if verdicts[-1] is Verdict.CLOSE:
+                break
+        assert verdicts[-1] is Verdict.CLOSE, rate
+        assert verdicts.count(Verdict.REFUSE) == 1  # told once, then dropped unread, then closed
+    calm = [0.0]
+    gate = Gate({}, Limits(), clock=lambda: calm[0])
+    for _ in range(101):  # one over the burst, refused
+        gate.admit()
+    calm[0] += 1.0  # then back within the rate: five tokens, one taken
+    assert gate.admit() is Verdict.HANDLE and gate.refused == 0
+
+
+def test_a_websocket_flooding_under_250_a_second_is_closed_with_4429(tmp_path: Path) -> None:
+    """The same through the app, on a clock that moves 2.5 ms each time it is read (so about 200 messages a
+    second, whatever the machine's speed): the flood is told once, then closed with 4429 in a real close
+    frame."""
+    import itertools
+
+    ticks = itertools.count()
+    for client in app_client(tmp_path, bot_delay=3600, clock=lambda: next(ticks) * 0.0025):
+        create(client, **TABLE)
+        with client.websocket_connect("/ws/1") as ws:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["type"] == "sync"
+            for _ in range(400):
+                ws.send_json({"type": "ping"})
+            codes = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    frame = ws.receive_json()
+                    codes.append(frame.get("code") or frame["type"])
+            assert closed.value.code == 4429 and codes.count("rate_limited") == 1 and "pong" in codes
+
+
+def test_a_burst_of_refused_messages_leaves_the_socket_open_on_a_real_server(tmp_path: Path) -> None:
+    """uvicorn hands a burst of messages over with no turn of the loop between them: 60 refused ones (each an
+    error frame and a sync) filled the client's queue of 64, and the socket was dropped with no close frame
+    (1006). Each refusal's frames now go out before the next message is read; the socket stays open. And a
+    client that leaves in mid-body is one line in the log, no traceback."""
+    import socket
+    import time
+
+    import httpx
+    from web_helpers import Server
+    from websockets.sync.client import connect
+
+    server = Server(tmp_path / "web.sqlite3", bot_delay=3600)
+    server.start()
+    try:
+        made = httpx.post(server.url + "/api/tables", json=TABLE, timeout=10).json()
+        with connect(f"{server.ws}/ws/{made['id']}", max_size=2**24) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            json.loads(ws.recv(timeout=30))
+            for _ in range(60):
+                ws.send(json.dumps({"type": "act", "v": 99, "action": 0}))
+            frames = [json.loads(ws.recv(timeout=30)) for _ in range(120)]
+            assert [frame["type"] for frame in frames] == ["error", "sync"] * 60
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "pong"
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            head = "POST /api/sheets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            raw.sendall((head + "Content-Length: 500\r\n\r\n").encode() + b'{"players": ["A')
+        deadline = time.monotonic() + 60
+        while not any("left in mid-body" in line.get("message", "") for line in server.lines()):
+            assert time.monotonic() < deadline, server.lines()[-5:]
+            time.sleep(0.1)
+        lines = server.lines()
+        assert sum("left in mid-body" in line.get("message", "") for line in lines) == 1
+        assert not [line for line in lines if "Exception in ASGI" in line.get("message", "")]
+    finally:
+        server.kill()

@@ -8,12 +8,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
@@ -147,13 +149,16 @@ def create_app(
     redis: str | None = None,
     limits: Limits | None = None,
     coach_settings: dict[str, Any] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, think in
     ``bot_workers`` processes (None: one per core but one; 0: threads of this process), and a bot that
     takes more than ``bot_seconds`` for a move is replaced by its fallback for that move. ``redis`` (a
     URL) makes this process one node of many sharing ``store`` (docs/deploy.md). ``limits``: what one
     client may ask (koloda.web.limits; the defaults when None). ``coach_settings``: the coach's raters'
-    settings (how many worlds; their defaults when None: docs/analysis.md)."""
+    settings (how many worlds; their defaults when None: docs/analysis.md). ``clock``: what every time
+    limit is measured on (rates, a send outstanding, a bot's time, the health probe; tests pass their
+    own)."""
     hub: Hub | None = None
     the_coach: coach.Coach | None = None
     limits = Limits() if limits is None else limits
@@ -174,6 +179,7 @@ def create_app(
             bot_workers=bot_workers,
             bus=bus,
             telemetry=telemetry,
+            clock=clock,
         )
         the_coach = coach.Coach(store, settings=coach_settings)
         app.state.hub = hub
@@ -374,13 +380,13 @@ def create_app(
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()
         with suppress(WebSocketDisconnect):
-            await _play(the_hub(), websocket, Gate(websocket.scope, limits), limits)
+            await _play(the_hub(), websocket, Gate(websocket.scope, limits, clock), limits)
 
     async def metrics(request: Request) -> Response:
         _query(request, NoQuery)
         return PlainTextResponse(telemetry.metrics(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
-    probe = storecalls.Probe(store)
+    probe = storecalls.Probe(store, clock=clock)
 
     async def healthz(request: Request) -> Response:
         """200 while the server serves and its database takes a write; else 503 (a proxy or a monitor
@@ -440,7 +446,7 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {KolodaError: _refused, HTTPException: _refused, ClientDisconnect: _left}
-    middleware = [Middleware(Guard, limits=limits, telemetry=telemetry)]
+    middleware = [Middleware(Guard, limits=limits, telemetry=telemetry, clock=clock)]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=middleware)
     app.state.limits = limits
     app.state.telemetry = telemetry
@@ -502,13 +508,14 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
         await refused(refusal)
         await websocket.close(code=guard.close_code(refusal))
         return
-    client = Client(seat, websocket.send_text, close, patch=hello.patch)
+    client = Client(seat, websocket.send_text, close, patch=hello.patch, clock=hub.clock)
     try:
         if seat is not None:
             await hub.take(room, seat)
         room.clients.add(client)
         _resync(room, client, hello.v)
         while not client.dropped:
+            await asyncio.sleep(0)  # the frames queued for the last message go out before the next one
             try:
                 message = await _receive(websocket, gate, limits)
                 if message is None:
@@ -526,7 +533,7 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
             except KolodaError as exc:
                 telemetry.refused("ws", exc.code)
                 client.send(refusals.frame(exc))
-                client.message("sync", room.message(seat))  # the refused client sees the table as it is
+                client.resync(lambda: room.message(seat))  # the refused client sees the table as it is
     finally:
         room.clients.discard(client)
         await client.stop()
@@ -536,7 +543,7 @@ def _resync(room: Room, client: Client, version: int | None) -> None:
     if version == room.version:
         client.send({"type": "uptodate", "v": room.version})
     else:
-        client.message("sync", room.message(client.seat))
+        client.resync(lambda: room.message(client.seat))
 
 
 async def _handle(hub: Hub, room: Room, client: Client, message: Hello | Act | Sync | Ping) -> None:

@@ -249,8 +249,10 @@ class Verdict(enum.Enum):
 class Gate:
     """One connection's allowance of messages: its own (``Limits.messages``) and its address's
     (``Limits.address_messages``). The first message over either is refused with one ``rate_limited``
-    frame, the next are dropped unread, and after ``Limits.excess`` of them in a row the socket is closed
-    with 4429. A message let through again ends the run."""
+    frame, the next are dropped unread, and after ``Limits.excess`` of them in a run the socket is closed
+    with 4429. The run ends when a message is let through with a token to spare: a client back within
+    its rate. (A message let through on the one token a flood's pause refilled ends nothing: a flood of
+    fewer than ``excess`` messages a token was never closed.)"""
 
     def __init__(self, scope: Scope, limits: Limits, clock: Clock = time.monotonic) -> None:
         found = scope.get(QUOTA)
@@ -262,7 +264,8 @@ class Gate:
     def admit(self) -> Verdict:
         if self.own.take():
             if self.quota.messages.take():
-                self.refused = 0
+                if self.own.spare() and self.quota.messages.spare():
+                    self.refused = 0
                 return Verdict.HANDLE
             self.own.give_back()
         self.refused += 1
