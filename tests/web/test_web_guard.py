@@ -5,6 +5,7 @@ the seats a host opens to the lobby. Each limit is set low here so that a few re
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -123,22 +124,39 @@ def test_messages_over_the_rate_are_refused_once_then_dropped_then_the_socket_cl
     assert 'koloda_refusals_total{channel="ws",code="rate_limited"} 3' in metrics
 
 
-@pytest.mark.limits(messages=2, messages_window=1, excess=0)
-def test_a_throttled_connection_is_heard_again_once_the_rate_allows(limited: TestClient) -> None:
-    import time
+def test_a_throttled_connection_is_heard_again_once_the_rate_allows(tmp_path: Path) -> None:
+    """On the app's clock (the test's: nothing waits for a real second), a connection over its rate is
+    refused, then heard again once the rate allows: 2 messages a second, one every 0.5 s."""
+    now = [0.0]
+    limits = Limits(messages=2, messages_window=1, excess=0)
 
-    create(limited, **TABLE)
-    with limited.websocket_connect("/ws/1") as ws:
-        ws.send_json({"type": "hello"})
-        ws.receive_json()
-        ws.send_json({"type": "ping"})
-        assert ws.receive_json()["type"] == "pong"
-        for _ in range(20):  # excess 0: never closed, only refused
+    def read_until(client: TestClient, count: int) -> None:
+        """Until the server has read ``count`` messages over the rate (its refusals counter says so)."""
+        key = 'koloda_refusals_total{channel="ws",code="rate_limited"}'
+        for _ in range(500):  # a few polls: the server reads them in microseconds
+            found = [line for line in client.get("/metrics").text.splitlines() if line.startswith(key)]
+            if found and int(float(found[0].split()[-1])) >= count:
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"the server did not read {count} messages")
+
+    for client in app_client(tmp_path, bot_delay=3600, limits=limits, clock=lambda: now[0]):
+        create(client, **TABLE)
+        with client.websocket_connect("/ws/1") as ws:
+            ws.send_json({"type": "hello"})
+            ws.receive_json()
             ws.send_json({"type": "ping"})
-        assert ws.receive_json()["code"] == "rate_limited"
-        time.sleep(0.6)  # one message every 0.5 s
-        ws.send_json({"type": "ping"})
-        assert ws.receive_json()["type"] == "pong"
+            assert ws.receive_json()["type"] == "pong"
+            for _ in range(20):  # excess 0: never closed, only refused
+                ws.send_json({"type": "ping"})
+            assert ws.receive_json()["code"] == "rate_limited"
+            read_until(client, 20)
+            now[0] += 0.4  # not a whole token yet: dropped
+            ws.send_json({"type": "ping"})
+            read_until(client, 21)
+            now[0] += 0.2  # 0.6 s: one
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
 
 
 @pytest.mark.limits(messages=100, address_messages=4, messages_window=60)

@@ -156,9 +156,10 @@ def test_serve_logs_json_lines_and_exposes_metrics(tmp_path: Any) -> None:
         assert samples["koloda_loop_lag_seconds_count"] > 0 and samples["koloda_gc_pause_seconds_count"] > 0
         lags = samples["koloda_loop_lag_seconds_count"]
         assert samples['koloda_loop_lag_seconds_bucket{le="+Inf"}'] == lags
-        # info lines are written in blocks, within FLUSH_SECONDS: wait for them before the kill
+        # info lines are written in blocks, within FLUSH_SECONDS: wait for them before the kill (a bound
+        # only: a busy machine may be slow to write them, and nothing here is timed)
         waited = time.monotonic()
-        while time.monotonic() - waited < 5:
+        while time.monotonic() - waited < 60:
             if sum(line.get("event") == "act" for line in server.lines()) >= 5:
                 break
             time.sleep(0.05)
@@ -229,7 +230,7 @@ def test_the_end_of_a_game_is_a_line_of_its_own(client: TestClient, caplog: pyte
     def events() -> list[dict[str, Any]]:
         return [record.__dict__["fields"] for record in caplog.records if record.name == "koloda.web.events"]
 
-    deadline = time.monotonic() + 10  # the line follows the frame: the bot's task writes it after sending
+    deadline = time.monotonic() + 60  # the line follows the frame: the bot's task writes it after sending
     while events()[-1]["event"] != "over" and time.monotonic() < deadline:
         time.sleep(0.01)
     lines = events()
