@@ -454,3 +454,39 @@ def test_a_burst_of_refused_messages_leaves_the_socket_open_on_a_real_server(tmp
         assert not [line for line in lines if "Exception in ASGI" in line.get("message", "")]
     finally:
         server.kill()
+
+
+# -- (9) health ----------------------------------------------------------------------------------------------
+
+
+def test_healthz_fails_while_the_database_cannot_take_a_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/healthz`` writes the health row (at most once a second of the app's clock) and, for a file,
+    looks at the space left on its disk: a disk that is full or nearly, or a database another program
+    holds locked, is 503 until it takes writes again."""
+    import shutil
+    import sqlite3
+
+    now = [0.0]
+    for client in app_client(tmp_path, bot_delay=3600, clock=lambda: now[0]):
+        ok = client.get("/healthz")
+        assert ok.status_code == 200 and ok.json()["status"] == "ok" and ok.json()["store"] == "ok"
+        full = shutil._ntuple_diskusage(10**10, 10**10 - 4096, 4096)  # type: ignore[attr-defined]
+        monkeypatch.setattr("koloda.store.sql.shutil.disk_usage", lambda path, full=full: full)
+        assert client.get("/healthz").status_code == 200  # within the same second: the last answer
+        now[0] += 1
+        sick = client.get("/healthz")
+        assert sick.status_code == 503 and sick.json()["status"] == "unavailable", sick.text
+        assert sick.json()["store"] == "cannot write" and sick.headers["cache-control"] == "no-store"
+        assert "full" not in sick.text  # the reason is the log's, not the public's
+        monkeypatch.undo()
+        now[0] += 1
+        assert client.get("/healthz").status_code == 200
+        with sqlite3.connect(tmp_path / "web.sqlite3", timeout=0, isolation_level=None) as other:
+            other.execute("BEGIN IMMEDIATE")  # another program writes and does not let go
+            now[0] += 1
+            assert client.get("/healthz").status_code == 503
+            other.execute("ROLLBACK")
+        now[0] += 1
+        assert client.get("/healthz").status_code == 200
