@@ -44,11 +44,7 @@ def create(store: Store, request: NewBanki) -> tuple[int, str]:
 
 def check_key(store: Store, game_id: int, given: str | None) -> None:
     """Refuse a change of the game without its edit key (koloda.web.editkeys); no such game: 404."""
-    try:
-        stored = store.banki_key(game_id)
-    except NotFoundError:
-        raise refuse("unknown_game", id=game_id) from None
-    editkeys.check("banki", game_id, stored, given)
+    editkeys.require("banki", game_id, given, store.banki_key, "unknown_game")
 
 
 def page(store: Store, before: int | None, limit: int) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ the address (addresses end up in logs and histories). A request without it, or w
 started in the terminal, gets the key from the edit link, ``/sheet/ID#key=KEY``: the part after ``#`` never
 leaves the browser, and the page keeps the key and takes it out of the address (docs/web.md, "Edit keys").
 
+>>> from koloda.errors import KolodaError
 >>> check("banki", 3, "k" * 32, "k" * 32)
 >>> try:
 ...     check("sheet", 3, "k" * 32, "not-it")
@@ -21,8 +22,9 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 
-from koloda.errors import KolodaError  # noqa: F401  # the doctest's
+from koloda.errors import NotFoundError
 from koloda.store import edit_link
 from koloda.web.refusals import refuse
 
@@ -38,6 +40,16 @@ def check(kind: str, target_id: int, stored: str, given: str | None) -> None:
         raise refuse(f"{kind}_key_missing", field=HEADER, id=target_id)
     if not KEY.fullmatch(given) or not secrets.compare_digest(stored.encode(), given.encode()):
         raise refuse(f"{kind}_key_wrong", field=HEADER, id=target_id)
+
+
+def require(kind: str, target_id: int, given: str | None, stored: Callable[[int], str], unknown: str) -> None:
+    """:func:`check` ``given`` against the key ``stored`` returns for ``target_id`` (NotFoundError: the
+    refusal ``unknown``, 404)."""
+    try:
+        key = stored(target_id)
+    except NotFoundError:
+        raise refuse(unknown, id=target_id) from None
+    check(kind, target_id, key, given)
 
 
 def link(kind: str, target_id: int, key: str) -> str:

@@ -57,11 +57,7 @@ def create_sheet(store: Store, request: NewSheet) -> tuple[int, str]:
 
 def check_key(store: Store, sheet_id: int, given: str | None) -> None:
     """Refuse a change of the sheet without its edit key (koloda.web.editkeys); no such sheet: 404."""
-    try:
-        stored = store.sheet_key(sheet_id)
-    except NotFoundError:
-        raise refuse("unknown_sheet", id=sheet_id) from None
-    editkeys.check("sheet", sheet_id, stored, given)
+    editkeys.require("sheet", sheet_id, given, store.sheet_key, "unknown_sheet")
 
 
 def page(store: Store, before: int | None, limit: int) -> list[dict[str, Any]]:
