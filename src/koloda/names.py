@@ -3,7 +3,7 @@ of a score sheet (web and terminal), the players of a banki game (web and termin
 ``join``).
 
 A name is kept in Unicode's composed form (NFC), so that "é" typed as one character or as "e" and an accent
-is one name, and :func:`same` compares names as a person reads them (composed, case folded). A name may
+is one name, and :func:`key` is what names are compared by as a person reads them (composed, case folded). A name may
 not hold a character that does not show or that turns the text around it: a control character, a format
 character (the zero-width space and joiners, the marks and overrides that change the direction of the
 text), a surrogate, a private-use or unassigned code point, a line or paragraph separator. The refusal
@@ -16,7 +16,7 @@ True
 ... except BadName as exc:
 ...     print(exc.msg.params)
 {'char': 'U+200B'}
->>> same("JOSÉ", "Jose\u0301")
+>>> key("JOSÉ") == key("Jose\u0301")
 True
 """
 
@@ -58,13 +58,9 @@ def person_name(text: str, *, most: int = LONGEST) -> str:
     return name
 
 
-def same(one: str, other: str) -> bool:
-    """Whether two names are one to a person: the same once composed and case folded."""
-    return key(one) == key(other)
-
-
 def key(name: str) -> str:
-    """What names are compared by (unique names are unique by this)."""
+    """What names are compared by, as a person reads them: composed and case folded (names that must be
+    unique, such as accounts', are unique by this)."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
