@@ -3,9 +3,9 @@ of a score sheet (web and terminal), the players of a banki game (web and termin
 ``join``).
 
 A name is kept in Unicode's composed form (NFC), so that "é" typed as one character or as "e" and an accent
-is one name, and :func:`key` is what names are compared by as a person reads them (composed, case folded). A name may
-not hold a character that does not show or that turns the text around it: a control character, a format
-character (the zero-width space and joiners, the marks and overrides that change the direction of the
+is one name, and :func:`key` is what names are compared by as a person reads them (composed, case folded).
+A name may not hold a character that does not show or that turns the text around it: a control character,
+a format character (the zero-width space and joiners, the marks and overrides that change the direction of the
 text), a surrogate, a private-use or unassigned code point, a line or paragraph separator. The refusal
 names the character by its code point (``U+200B``), since the character itself would not show.
 

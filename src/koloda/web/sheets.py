@@ -7,10 +7,11 @@ the store: a sheet kept in the terminal goes on here and the other way round.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
-from koloda.errors import ConflictError, KolodaError, NotFoundError
+from koloda.errors import ConflictError, KolodaError, NotFoundError, StoreError
 from koloda.i18n import Lang
 from koloda.store import Store, new_key
 from koloda.thousand.options import ThousandOptions
@@ -69,7 +70,8 @@ def page(store: Store, before: int | None, limit: int) -> list[dict[str, Any]]:
         if summary is None:
             players, options, deals = store.load_sheet(row.id)
             summary = stored_summary(players, options, deals)
-            store.set_sheet_summary(row.id, summary, len(deals))
+            with contextlib.suppress(StoreError):  # not kept now (a full disk): scored again next time
+                store.set_sheet_summary(row.id, summary, len(deals))
         names = [item if isinstance(item, str) else item["name"] for item in row.players]
         out.append({"id": row.id, "players": names, "created": row.created, **summary})
     return out
