@@ -11,6 +11,7 @@ kind is raised for one kind of input, and its message quotes the input and says 
 | :class:`OptionsError` | options: unknown key, wrong type, impossible combination | ``bad_options`` | 400 |
 | :class:`RecordError` | a record, score file or other file: unreadable, malformed | ``bad_record`` | 400 |
 | :class:`ConflictError` | a numbered line the store holds: another writer was first | ``conflict`` | 409 |
+| :class:`StoreError` | a database that cannot be used now: gone, locked, full | ``unavailable`` | 503 |
 | :class:`RequestError` | a web body or query, a command-line value | ``bad_request`` | 400 |
 | :class:`NotFoundError` | the id of something that does not exist (a table, a sheet) | ``not_found`` | 404 |
 
@@ -93,6 +94,14 @@ class ConflictError(RecordError):
 
     code = "conflict"
     status = 409
+
+
+class StoreError(RecordError):
+    """The database cannot be read or written now: the server is gone or locked, its disk full; nothing was
+    written, and the same request may succeed later (the web answers 503)."""
+
+    code = "unavailable"
+    status = 503
 
 
 class RequestError(KolodaError):

@@ -75,6 +75,11 @@ def test_events_parse_to_their_canonical_text_which_parses_back(text: str, canon
         ("foul Ann late", "foul 'late'"),
         ("order Ann", "expected 'order NAME"),
         ("back Zed", "no player called 'Zed'"),
+        # koloda.names (issue 28): a name in its composed form; one that holds what does not show, refused
+        ("back Jose\u0301", "no player called 'Jos\u00e9'"),
+        ("join A\u200bnn", "holds U\\+200B"),
+        ("hit \u202eAnn", "holds U\\+202E"),
+        ("join Eve\ufeff", "holds U\\+FEFF"),
     ],
 )
 def test_bad_notation_says_what_is_wrong(text: str, complaint: str) -> None:

@@ -57,6 +57,16 @@ def sheet(client: TestClient, sheet_id: int) -> dict[str, Any]:
     return data
 
 
+EDIT_KEY = "koloda-edit-key"
+
+
+def link_key(out: str, page: str) -> str:
+    """The edit key in the edit link of ``page`` that a terminal command printed (koloda.web.editkeys)."""
+    found = re.search(rf"http://127\.0\.0\.1:8000{page}#key=([A-Za-z0-9_-]{{32}})\b", out)
+    assert found, out
+    return found.group(1)
+
+
 def totals(data: dict[str, Any]) -> list[int]:
     return [series[-1] for series in data["chart"]["series"]]
 
@@ -68,7 +78,11 @@ def test_a_sheet_started_in_the_terminal_goes_on_in_the_browser_and_back(
     assert "koloda thousand sheet --sheet 1" in out  # the terminal closed after the first deal
     assert [(s["id"], s["deals"]) for s in browser.get("/api/sheets").json()] == [(1, 1)]
     assert totals(sheet(browser, 1)) == [120, 30, 10]
-    answer = browser.post("/api/sheets/1/deals", json=BORYA_100_JSON)
+    # the terminal printed the sheet's edit link: the browser that opens it keeps the key
+    key = link_key(out, "/sheet/1")
+    refused = browser.post("/api/sheets/1/deals", json=BORYA_100_JSON)
+    assert refused.status_code == 403 and refused.json()["error"] == "bad_edit_key"
+    answer = browser.post("/api/sheets/1/deals", json=BORYA_100_JSON, headers={EDIT_KEY: key})
     assert answer.status_code == 200 and totals(answer.json()) == [150, -70, 30]
     out = terminal(monkeypatch, capsys, ["thousand", "sheet", "--resume"], ["Вера", "110", "д"])
     assert out.startswith("Продолжаем игру 1.")
@@ -86,13 +100,15 @@ def test_a_sheet_started_in_the_browser_goes_on_in_the_terminal_and_back(
 ) -> None:
     made = browser.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"], "preset": "home"})
     assert made.status_code == 201
-    browser.post(f"/api/sheets/{made.json()['id']}/deals", json=ANYA_120_JSON)
+    key = {EDIT_KEY: made.json()["key"]}
+    browser.post(f"/api/sheets/{made.json()['id']}/deals", json=ANYA_120_JSON, headers=key)
     out = terminal(monkeypatch, capsys, ["thousand", "sheet", "--resume"], BORYA_FAILS_100)
     assert out.startswith("Продолжаем игру 1.") and re.search(
         r"^ +1 +Аня 120 — выполнила .*\+120 → 120", out, re.M
     )
+    assert link_key(out, "/sheet/1") == made.json()["key"]  # the same sheet, the same key
     assert totals(sheet(browser, 1)) == [150, -70, 30]
-    assert browser.post("/api/sheets/1/deals", json=VERA_BOMB).json()["deals"] == 3
+    assert browser.post("/api/sheets/1/deals", json=VERA_BOMB, headers=key).json()["deals"] == 3
     out = terminal(monkeypatch, capsys, ["thousand", "sheet", "--resume", "--lang", "en"], ["undo"])
     assert "The last deal was taken back." in out
     assert totals(sheet(browser, 1)) == [150, -70, 30]
@@ -120,11 +136,14 @@ def test_a_banki_game_goes_from_the_terminal_to_the_phone_and_back(
     browser: TestClient, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     names = ["Ann", "Bob", "Cat", "Dan"]
-    terminal(monkeypatch, capsys, ["banki", "new", *names, "--seed", "4"], ["kick Ann 9", "kick Bob 12"])
+    out = terminal(
+        monkeypatch, capsys, ["banki", "new", *names, "--seed", "4"], ["kick Ann 9", "kick Bob 12"]
+    )
     game = browser.get("/api/banki/1").json()
     assert game["names"] == names and game["view"]["history"] == ["kick Ann 9", "kick Bob 12"]
+    key = {EDIT_KEY: link_key(out, "/banki/1")}
     for event in ("kick Cat 4", "kick Dan 7"):
-        assert browser.post("/api/banki/1/events", json={"event": event}).status_code == 200
+        assert browser.post("/api/banki/1/events", json={"event": event}, headers=key).status_code == 200
     out = terminal(monkeypatch, capsys, ["banki", "resume"], ["hit Bob"])
     assert "driver: Cat (private)" in out  # the kicks entered on the phone
     assert browser.get("/api/banki/1").json()["view"]["history"][-1] == "hit Bob"

@@ -4,6 +4,7 @@ cannot be opened or upgraded is refused in one line with nothing changed."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -140,7 +141,7 @@ def test_bank_tables_kept_at_revision_0002_keep_their_meaning(tmp_path: Path) ->
             )
 
 
-def test_a_bank_table_that_fined_nobody_after_a_stuck_end_still_does_after_revision_0007(
+def test_a_bank_table_that_fined_nobody_after_a_stuck_end_still_does_after_revision_0008(
     tmp_path: Path,
 ) -> None:
     """Record version 3 split stuck_loser in two (who pays, who deals next): a table kept with version 2's
@@ -150,8 +151,8 @@ def test_a_bank_table_that_fined_nobody_after_a_stuck_end_still_does_after_revis
     with SqlStore(url(path)) as store:
         table_id = store.create_table("bank", 3, v2, 5, [])
         untouched = store.create_table("bank", 3, {"penalty_who": "loser"}, 6, [])
-    with sqlite3.connect(path) as db:  # as the table was before revision 0007 ran
-        db.execute("UPDATE alembic_version SET version_num = '0006'")
+    with sqlite3.connect(path) as db:  # as the table was before revision 0008 ran
+        db.execute("UPDATE alembic_version SET version_num = '0007'")
     with SqlStore(url(path)) as store:
         assert version(path) == migrate.head()
         assert store.load_table(table_id).options == {**v2, "stuck_payer": "nobody"}
@@ -203,7 +204,9 @@ def test_every_banki_game_replays_the_same(upgraded: SqlStore, expected: dict[st
 def test_the_upgraded_database_goes_on_like_a_new_one(upgraded: SqlStore, expected: dict[str, Any]) -> None:
     with TestClient(create_app(upgraded)) as client:
         deal = {"declarer": "Вера", "bid": 100, "points": {"Аня": 10, "Боря": 10, "Вера": 100}}
-        answer = client.post("/api/sheets/1/deals", json=deal)
+        answer = client.post(
+            "/api/sheets/1/deals", json=deal, headers={"koloda-edit-key": upgraded.sheet_key(1)}
+        )
         assert answer.status_code == 200 and answer.json()["deals"] == 4
         assert client.post("/api/banki", json={"names": ["A", "B", "C", "D"]}).json()["id"] == 3
     assert upgraded.table_ids() == [1, 2]
@@ -261,8 +264,9 @@ def test_a_database_of_a_newer_koloda_is_refused(tmp_path: Path) -> None:
     SqlStore(url(path)).close()
     with sqlite3.connect(path) as db:
         db.execute("UPDATE alembic_version SET version_num = '0099'")
-    head = migrate.head()
-    refused(path, rf"made by a newer koloda \(schema revision '0099'; this one knows up to '{head}'\)")
+    refused(
+        path, rf"made by a newer koloda \(schema revision '0099'; this one knows up to '{migrate.head()}'\)"
+    )
 
 
 def test_a_file_that_is_no_database_is_refused(tmp_path: Path) -> None:
@@ -332,3 +336,80 @@ def test_two_programs_opening_a_new_database_at_once_both_succeed(tmp_path: Path
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err.decode()
     assert version(path) == migrate.head()
+
+
+REVISION_0005 = Path(__file__).parent / "fixtures" / "revision-0005"
+
+
+def test_sheets_and_banki_games_kept_at_revision_0005_get_edit_keys_and_their_summaries(
+    tmp_path: Path,
+) -> None:
+    """Revision 0006 (issue 28) gives every sheet and banki game kept before an edit key of its own and every
+    sheet its summary, scored once: the list shows what the sheet said at 0005, the sheets and games read
+    the same, and each key lets its sheet or game be changed (``fixtures/make_revision_0005.py``, run on the
+    code of 9cb23a5)."""
+    path = tmp_path / "koloda-web.sqlite3"
+    shutil.copyfile(REVISION_0005 / "koloda-web.sqlite3", path)
+    assert version(path) == "0005"
+    expected = json.loads((REVISION_0005 / "expected.json").read_text(encoding="utf-8"))
+    with SqlStore(url(path)) as store:
+        assert version(path) == migrate.head()
+        sheet_keys = {key: store.sheet_key(int(key)) for key in expected["sheets"]}
+        banki_keys = {key: store.banki_key(int(key)) for key in expected["banki"]}
+        keys = [*sheet_keys.values(), *banki_keys.values()]
+        assert len(set(keys)) == len(keys) and all(re.fullmatch(r"[A-Za-z0-9_-]{32}", key) for key in keys)
+        rows = {row.id: row for row in store.sheet_page(None, 50)}
+        for key, was in expected["sheets"].items():
+            if "error" in was:  # a line this koloda does not score: its lines counted, the rest unknown
+                assert rows[int(key)].summary == {"deals": 1, "totals": None, "over": None}
+                continue
+            totals = [series[-1] for series in was["chart"]["series"]]
+            assert rows[int(key)].summary == {"deals": was["deals"], "totals": totals, "over": was["over"]}
+        with TestClient(
+            create_app(store, bot_delay=3600), headers={"content-type": "application/json"}
+        ) as client:
+            listed = {sheet["id"]: sheet for sheet in client.get("/api/sheets").json()}
+            for key, was in expected["sheets"].items():
+                if "error" not in was:
+                    assert client.get(f"/api/sheets/{key}").json() == was
+                    assert (
+                        listed[int(key)]["players"] == was["players"]
+                        and listed[int(key)]["deals"] == was["deals"]
+                    )
+            for key, was in expected["banki"].items():
+                assert client.get(f"/api/banki/{key}").json() == was
+            deal = {"declarer": "Аня", "bid": 100, "bomb": True}
+            refused = client.post("/api/sheets/1/deals", json=deal)
+            assert refused.status_code == 403 and refused.json()["error"] == "bad_edit_key"
+            answer = client.post(
+                "/api/sheets/1/deals", json=deal, headers={"koloda-edit-key": sheet_keys["1"]}
+            )
+            assert answer.status_code == 200 and answer.json()["deals"] == 4
+            undo = client.post("/api/banki/1/undo", headers={"koloda-edit-key": banki_keys["1"]})
+            assert undo.status_code == 200 and len(undo.json()["view"]["history"]) == 3
+
+
+def test_a_damaged_file_is_refused_at_start_and_left_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page of the file damaged (here: a page of the deals' table overwritten): SQLite's quick_check finds
+    it when the store opens, before anything is written; every command says so in one line and exits 2."""
+    path = tmp_path / "damaged.sqlite3"
+    with SqlStore(url(path)) as store:
+        sheet_id = store.create_sheet(["Аня", "Боря", "Вера"], {})
+        for seq in range(1, 400):
+            store.add_sheet_deal(sheet_id, seq, {"declarer": "Аня", "bid": 100, "bomb": True, "n": "x" * 40})
+    with sqlite3.connect(path) as db:
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'sheet_deals'").fetchone()
+    data = bytearray(path.read_bytes())
+    leaf = (root + 3) * page_size  # a page of the table's tree past its root
+    data[leaf : leaf + 64] = b"\xee" * 64
+    path.write_bytes(bytes(data))
+    before = path.read_bytes()
+    refused(path, "is damaged: SQLite's quick_check says")
+    for command in (["serve", "--port", "0"], ["thousand", "sheet", "--resume"], ["banki", "resume"]):
+        assert main([*command, "--db", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("koloda: error: the database ") and "damaged" in err and err.count("\n") == 1
+    assert path.read_bytes() == before

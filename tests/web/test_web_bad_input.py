@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import Server, create, hub, tokens
+from web_helpers import Server, create, editing, hub, tokens
 
 BANK = {"game": "bank", "players": 2, "seats": [{}, {"kind": "bot"}], "seed": 5}
 CREATE = [
@@ -113,12 +113,14 @@ def test_deep_nesting_is_refused_as_bad_json(quiet: TestClient, path: str, raw: 
 def test_sitting_as_a_list_is_refused_naming_it(quiet: TestClient) -> None:
     made = quiet.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера", "Гена"]})
     assert made.status_code == 201
+    key = editing(made.json())
     deal = {"declarer": "Аня", "bid": 100, "points": {"Аня": 60, "Боря": 40, "Вера": 20}}
     for sitting in ([], {}, ["Гена"], 3, None):
-        data = refusal(quiet.post("/api/sheets/1/deals", json={**deal, "sitting": sitting}), 400, "bad_deal")
+        answer = quiet.post("/api/sheets/1/deals", json={**deal, "sitting": sitting}, headers=key)
+        data = refusal(answer, 400, "bad_deal")
         assert "sitting" in data["message"] and "TypeError" not in data["message"], data
     assert quiet.get("/api/sheets/1").json()["deals"] == 0
-    assert quiet.post("/api/sheets/1/deals", json={**deal, "sitting": "Гена"}).status_code == 200
+    assert quiet.post("/api/sheets/1/deals", json={**deal, "sitting": "Гена"}, headers=key).status_code == 200
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 from starlette.testclient import TestClient
-from web_helpers import Server, shot
+from web_helpers import Server, editing, shot
 
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
@@ -17,6 +17,7 @@ NAMES = ["Аня", "Боря", "Вера", "Гена"]
 
 
 def new(client: TestClient, **extra: Any) -> dict[str, Any]:
+    """A new game as its creation answered (its ``key`` too: :func:`web_helpers.editing`)."""
     response = client.post("/api/banki", json={"names": NAMES, "seed": 3, **extra})
     assert response.status_code == 201, response.text
     data: dict[str, Any] = response.json()
@@ -28,27 +29,30 @@ def test_a_game_is_refereed_event_by_event_and_kept(client: TestClient, tmp_path
     assert game["suggestions"] == [] and game["templates"] == [f"kick {name}" for name in NAMES]
     assert "Аня" in game["ru"]["describe"] and game["en"]["next"]
     for name, metres in zip(NAMES, ("7", "11", "9", "3"), strict=True):
-        answer = client.post(f"/api/banki/{game['id']}/events", json={"event": f"kick {name} {metres}"})
+        event = {"event": f"kick {name} {metres}"}
+        answer = client.post(f"/api/banki/{game['id']}/events", json=event, headers=editing(game))
         assert answer.status_code == 200, answer.text
     kept = client.get(f"/api/banki/{game['id']}").json()
     assert len(kept["view"]["history"]) == 4 and kept["view"]["driver"] == NAMES.index("Гена")
     assert "seed" not in kept["view"]  # the seed would tell the counting-out in advance
-    undone = client.post(f"/api/banki/{game['id']}/undo").json()
+    undone = client.post(f"/api/banki/{game['id']}/undo", headers=editing(game)).json()
     assert len(undone["view"]["history"]) == 3
-    assert [g["id"] for g in client.get("/api/banki").json()] == [game["id"]]
+    listed = client.get("/api/banki").json()
+    assert [(g["id"], g["names"]) for g in listed] == [(game["id"], NAMES)] and game["key"] not in str(listed)
 
 
 def test_refusals_name_the_reason_and_store_nothing(client: TestClient) -> None:
     game = new(client)
     path = f"/api/banki/{game['id']}/events"
-    refused = client.post(path, json={"event": "hit Аня"})
+    key = editing(game)
+    refused = client.post(path, json={"event": "hit Аня"}, headers=key)
     body = refused.json()
     assert refused.status_code == 400 and body["error"] == "bad_event"
     assert body["message"] != body["message_ru"] and "hit" in body["message"]
     for bad in ({"event": "kick Никто 5"}, {"event": ""}, {"event": 5}, [1]):
-        assert client.post(path, json=bad).status_code == 400
-    assert client.post(path, content=b"{").json()["error"] == "bad_json"
-    assert client.post(f"/api/banki/{game['id']}/undo").json()["error"] == "nothing_to_undo"
+        assert client.post(path, json=bad, headers=key).status_code == 400
+    assert client.post(path, content=b"{", headers=key).json()["error"] == "bad_json"
+    assert client.post(f"/api/banki/{game['id']}/undo", headers=key).json()["error"] == "nothing_to_undo"
     assert client.get(f"/api/banki/{game['id']}").json()["view"]["history"] == []
     assert client.get("/api/banki/77").status_code == 404
     assert client.post("/api/banki", json={"names": ["Аня", "Боря"]}).json()["error"] == "bad_options"
@@ -61,7 +65,7 @@ def test_a_new_server_on_the_same_database_carries_on(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     with TestClient(create_app(SqlStore(url))) as first:
         game = new(first)
-        first.post(f"/api/banki/{game['id']}/events", json={"event": "kick Аня 7"})
+        first.post(f"/api/banki/{game['id']}/events", json={"event": "kick Аня 7"}, headers=editing(game))
     with TestClient(create_app(SqlStore(url))) as second:
         assert second.get(f"/api/banki/{game['id']}").json()["view"]["history"] == ["kick Аня 7"]
 
@@ -142,6 +146,7 @@ def test_every_event_is_a_few_taps_away_on_a_phone_with_30_players(server: Serve
     base = server.url + "/api/banki"
     made = httpx.post(base, json={"names": names, "seed": 5}, timeout=10).json()
     game = f"{base}/{made['id']}"
+    key = editing(made)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     try:
@@ -149,12 +154,17 @@ def test_every_event_is_a_few_taps_away_on_a_phone_with_30_players(server: Serve
         for stage in ("kick", "throw", "race"):
             if stage == "throw":  # everyone kicks a different distance: P1 drives, P30 throws first
                 for i, name in enumerate(names):
-                    httpx.post(f"{game}/events", json={"event": f"kick {name} {i + 1}"}, timeout=10)
+                    httpx.post(
+                        f"{game}/events", json={"event": f"kick {name} {i + 1}"}, headers=key, timeout=10
+                    )
             if stage == "race":
                 order = httpx.get(game, timeout=10).json()["view"]["order"]
                 for seat in order:
-                    httpx.post(f"{game}/events", json={"event": f"miss {names[seat]}"}, timeout=10)
-            page.goto(f"{server.url}/banki/{made['id']}")
+                    httpx.post(
+                        f"{game}/events", json={"event": f"miss {names[seat]}"}, headers=key, timeout=10
+                    )
+            # the edit link the first time (the page keeps the key and takes it out of the address)
+            page.goto(server.url + (made["link"] if stage == "kick" else f"/banki/{made['id']}"))
             page.wait_for_selector("#chips button")
             result = page.evaluate(REACH)
             assert result["unreachable"] == [], (stage, result["unreachable"][:5])

@@ -5,13 +5,10 @@ long, without holding its table (issue 15, point 6)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
-import pytest
 from web_helpers import app_client, create, hub, run
 
-from koloda.web import clients
 from koloda.web.clients import SEND_QUEUE, SEND_SECONDS, TOO_SLOW, Client
 from koloda.web.hub import Room
 
@@ -23,8 +20,10 @@ class Socket:
         self.stuck = stuck
         self.sent: list[str] = []
         self.closed: list[int] = []
+        self.taken = 0  # frames the socket was handed (a stuck one holds the first for ever)
 
     async def send_text(self, text: str) -> None:
+        self.taken += 1
         if self.stuck:
             await asyncio.Event().wait()
         self.sent.append(text)
@@ -75,38 +74,82 @@ def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full() -> None
     assert dropped and closed == [TOO_SLOW] and sent == 0
 
 
-def test_a_send_outstanding_too_long_is_stalled_and_the_hub_drops_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async def stalled() -> tuple[bool, bool]:
-        socket = Socket(stuck=True)
-        client = Client(None, socket.send_text, socket.close)
-        client.send({"n": 1})
-        await asyncio.sleep(0)
-        now = asyncio.get_running_loop().time()
-        return client.stalled(now + 1), client.stalled(now + SEND_SECONDS + 1)
-
-    assert run(stalled()) == (False, True)
-
-    # The hub looks once a second: a spectator stuck for longer than the limit (here 0.2 s) is dropped
-    # and closed, and the table's bots go on.
-    monkeypatch.setattr(clients, "SEND_SECONDS", 0.2)
-    for client in app_client(tmp_path, bot_delay=0.05, bot_workers=0):
+def test_a_send_outstanding_too_long_is_stalled_and_the_hub_drops_it(tmp_path: Path) -> None:
+    """On the hub's clock (the test's own: nothing here waits for a timer), a client whose frame has been on
+    its way longer than SEND_SECONDS is stalled, and the hub's look (every second in a server) drops and
+    closes it; the table's bots go on."""
+    now = [1000.0]
+    for client in app_client(tmp_path, bot_delay=0, bot_workers=0, clock=lambda: now[0]):
         made = create(client, game="bank", players=2, seed=4, seats=[{"kind": "bot"}, {"kind": "bot"}])
         the_hub = hub(client)
         room = client.portal.call(the_hub.room, made["id"])  # type: ignore[union-attr]
         socket = Socket(stuck=True)
-        stuck = Client(None, socket.send_text, socket.close)
+        stuck = Client(None, socket.send_text, socket.close, clock=the_hub.clock)
 
         def watch(room: Room = room, stuck: Client = stuck) -> None:  # on the loop's thread
             room.clients.add(stuck)
             stuck.send({"hello": 1})
 
         client.portal.call(watch)  # type: ignore[union-attr]
-        started = time.monotonic()
-        while not socket.closed and time.monotonic() - started < 5:
-            time.sleep(0.05)
+        while not socket.taken:  # the sending task hands the frame to the socket on a later turn
+            client.portal.call(asyncio.sleep, 0)  # type: ignore[union-attr]
+        assert not stuck.stalled(now[0] + SEND_SECONDS - 1) and stuck.stalled(now[0] + SEND_SECONDS + 1)
+        now[0] += SEND_SECONDS - 1
+        client.portal.call(the_hub.drop_stalled)  # type: ignore[union-attr]
+        assert not stuck.dropped  # not yet
         version = room.version
-        time.sleep(0.5)
-        assert socket.closed == [TOO_SLOW] and stuck.dropped and socket.sent == []
-        assert room.version > version or room.state.is_over()  # the table did not wait for it
+        now[0] += 2
+        client.portal.call(the_hub.drop_stalled)  # type: ignore[union-attr]
+        assert stuck.dropped and socket.sent == []
+        for _ in range(1000):  # the close is a task on the loop: a few turns of it
+            if socket.closed:
+                break
+            client.portal.call(asyncio.sleep, 0)  # type: ignore[union-attr]
+        assert socket.closed == [TOO_SLOW]
+        while room.version == version and not room.state.is_over():  # the table did not wait for it
+            client.portal.call(asyncio.sleep, 0.01)  # type: ignore[union-attr]
+
+
+def test_a_dropped_client_is_closed_with_its_code_before_its_connection_ends() -> None:
+    """A client dropped for a full queue gets the close frame 4008 before :meth:`Client.stop` returns: the
+    connection ends when its handler returns, and a close not yet sent then was never sent (1006)."""
+
+    async def main() -> list[int]:
+        socket = Socket()
+        client = Client(None, socket.send_text, socket.close)
+        for n in range(SEND_QUEUE + 1):  # no turn of the loop in between: the queue overflows
+            client.send({"n": n})
+        assert client.dropped
+        await client.stop()  # what the handler does when its client is dropped
+        return socket.closed
+
+    assert run(main()) == [TOO_SLOW]
+
+
+def test_a_burst_of_refusals_never_fills_the_queue_of_a_client() -> None:
+    """Each refusal is an error frame and the table as it is; a burst of them, queued with no turn of the
+    loop in between (the socket not taking a frame meanwhile), leaves at most REFUSALS error frames and
+    one sync waiting, and the client is not dropped; once the socket takes frames again it gets them."""
+    from koloda.web.clients import REFUSALS
+
+    async def main() -> tuple[bool, list[str], int]:
+        socket = Socket(stuck=True)
+        client = Client(0, socket.send_text, socket.close)
+        tables = 0
+
+        def table() -> dict[str, object]:
+            nonlocal tables
+            tables += 1
+            return {"v": 3, "view": {}}
+
+        for n in range(10 * SEND_QUEUE):
+            client.send({"type": "error", "code": "stale", "n": n})
+            client.resync(table)
+        dropped = client.dropped
+        waiting = [text for text, _ in client._queue]
+        return dropped, waiting, tables
+
+    dropped, waiting, tables = run(main())
+    assert not dropped and tables == 1  # the table built once: the sync waiting stands for every other
+    assert len(waiting) == REFUSALS + 1 <= SEND_QUEUE
+    assert sum('"type": "sync"' in text for text in waiting) == 1

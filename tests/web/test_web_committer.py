@@ -84,7 +84,7 @@ def test_the_writer_is_a_process_that_is_replaced_when_it_dies_and_ends_on_close
         first = writer.process.pid
         assert first is not None and first != os.getpid()
         os.kill(first, signal.SIGKILL)  # dies: the next action starts another writer
-        for _ in range(100):
+        for _ in range(3000):  # until the pool has heard its writer died (a bound only)
             if committer._writer is None:
                 break
             await asyncio.sleep(0.02)

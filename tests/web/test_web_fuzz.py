@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import app_client, hub
+from web_helpers import EDIT_KEY, app_client, editing, hub
 
 from koloda.store import Store
 from koloda.web.limits import Limits
@@ -63,12 +63,14 @@ GETS: list[tuple[str, dict[str, str]]] = [
     ("/api/tables", {}),
     ("/api/tables/1", {}),
     ("/api/sheets", {}),
+    ("/api/sheets", {"limit": "2", "before": "9"}),
     ("/api/sheets/options", {}),
     ("/api/sheets/1", {}),
     ("/api/sheets/1/export/md", {"lang": "en"}),
     ("/api/sheets/1/export/csv", {"lang": "ru"}),
     ("/api/sheets/1/export/jsonl", {}),
     ("/api/banki", {}),
+    ("/api/banki", {"limit": "100"}),
     ("/api/banki/1", {}),
     ("/api/banki/options", {}),
     ("/metrics", {}),
@@ -189,6 +191,15 @@ class Call:
     content: bytes | None = None
     params: tuple[tuple[str, str], ...] = ()
     headers: tuple[tuple[str, str], ...] = ()
+    #: The edit key it carries to a sheet's or banki game's path: the right one (RIGHT), none (None) or this
+    #: text.
+    key: str | None = "right"
+
+    def edits(self) -> bool:
+        """A change of sheet 1 or banki game 1: refused without their edit key."""
+        return self.method == "POST" and bool(
+            re.fullmatch(r"/api/(sheets|banki)/1/(deals|undo|events)", self.path)
+        )
 
     def foreign(self) -> bool:
         """A request that changes something from another site or without a JSON body: the guard refuses
@@ -198,8 +209,8 @@ class Call:
         headers = dict(self.headers)
         origin, site = headers.get("origin"), headers.get("sec-fetch-site")
         kind = headers.get("content-type", "application/json").partition(";")[0].strip().lower()
-        if origin is not None:
-            cross = origin not in ("http://testserver", "https://testserver", "http://testserver:80")
+        if origin is not None:  # the scheme is the origin's too: this server is http
+            cross = origin.strip().lower() not in ("http://testserver", "http://testserver:80")
         else:
             cross = site not in (None, "same-origin", "none")
         return cross or kind != "application/json"
@@ -222,6 +233,8 @@ raw_bodies = st.one_of(
             b"\xff\xfe{}",
             b'{"names": ["\\ud800"]}',
             b'{"a": 1} trailing',
+            b'{"players": ["A", "B"], "players": ["C", "D"]}',
+            b'{"event": "kick \xd0\x91\xd0\xbe\xd1\x80\xd1\x8f 11", "event": "undo"}',
             b" " * 70_000,
         ]
     ),
@@ -315,7 +328,18 @@ def bad_headers(draw: st.DrawFn) -> Call:
     return Call(call.method, call.path, call.content, call.params, tuple(headers))
 
 
+@st.composite
+def bad_key(draw: st.DrawFn) -> Call:
+    """A change of sheet 1 or banki game 1, valid or not, without its edit key or with another."""
+    edits = [(path, valid) for path, valid in POSTS if re.fullmatch(r"/api/(sheets|banki)/1/\w+", path)]
+    path, valid = draw(st.sampled_from(edits))
+    key = draw(st.none() | st.sampled_from(["", "x" * 32, "right-but-not"]) | header_text)
+    content = draw(st.just(_json(valid)) | mutated(valid).map(_json))
+    return Call("POST", path, content, key=key)
+
+
 calls = st.one_of(
+    bad_key(),
     near_valid_post(),
     near_valid_post(),
     random_post(),
@@ -340,13 +364,30 @@ def world(tmp_path: Path) -> Iterator[TestClient]:
             key: value for key, value in TABLE.items() if key != "seed"
         }  # a seat open: no seed of ours
         assert client.post("/api/tables", json={**private, "seats": [{}, {"open": True}]}).status_code == 201
-        assert client.post("/api/sheets", json=POSTS[2][1]).status_code == 201
-        assert client.post("/api/sheets/1/deals", json=DEAL).status_code == 200
-        assert client.post("/api/banki", json=POSTS[5][1]).status_code == 201
-        assert client.post("/api/banki/1/events", json={"event": "kick Аня 7"}).status_code == 200
+        sheet = client.post("/api/sheets", json=POSTS[2][1])
+        assert sheet.status_code == 201
+        KEYS["sheets"] = sheet.json()["key"]
+        assert client.post("/api/sheets/1/deals", json=DEAL, headers=editing(sheet.json())).status_code == 200
+        game = client.post("/api/banki", json=POSTS[5][1])
+        assert game.status_code == 201
+        KEYS["banki"] = game.json()["key"]
+        event = {"event": "kick Аня 7"}
+        assert client.post("/api/banki/1/events", json=event, headers=editing(game.json())).status_code == 200
         yield client
     finally:
         next(clients, None)
+
+
+#: The edit keys of sheet 1 and banki game 1 of the world, by the path's word.
+KEYS: dict[str, str] = {}
+
+
+def key_headers(call: Call) -> dict[str, str]:
+    """The edit key a call carries to a sheet's or game's path, as :attr:`Call.key` says."""
+    found = re.match(r"/api/(sheets|banki)/", call.path)
+    if found is None or call.key is None:
+        return {}
+    return {EDIT_KEY: KEYS[found.group(1)] if call.key == "right" else call.key}
 
 
 def snapshot(store: Store) -> tuple[Any, ...]:
@@ -397,9 +438,12 @@ def test_fuzz_http_requests_never_fail_the_server_or_change_what_they_refuse(tmp
                 call.path,
                 content=call.content,
                 params=list(call.params),
-                headers=dict(call.headers),
+                headers={**key_headers(call), **dict(call.headers)},
             )
             assert response.status_code < 500, (call, response.text)
+            assert all(key not in response.text for key in KEYS.values()), call  # no key is ever shown again
+            if call.edits() and call.key != "right" and response.status_code < 400:
+                raise AssertionError(f"changed without its edit key: {call}")
             assert (
                 response.headers["content-security-policy"] and response.headers["x-frame-options"] == "DENY"
             )
@@ -457,6 +501,9 @@ ws_messages = st.one_of(
     json_values,
     st.text(max_size=30).map(Raw),
     st.sampled_from(["", "NaN", '{"type": "act", "v": 1e999, "action": 0}', "x" * 5000, "[" * 300]).map(Raw),
+    st.sampled_from(
+        ['{"type": "act", "v": 0, "action": "x", "action": 0}', '{"type": "ping", "type": "sync"}']
+    ).map(Raw),  # a key given twice (issue 28)
     st.binary(max_size=40).map(Binary),
     st.sampled_from([b"\xff\xfe", b'{"type": "ping"}\xff', b"[" * 5000, b"\x00" * 5000]).map(Binary),
 )

@@ -5,6 +5,7 @@ the seats a host opens to the lobby. Each limit is set low here so that a few re
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import app_client, create, hub, tokens
+from web_helpers import app_client, create, editing, hub, tokens
 
 from koloda.cli import main
 from koloda.errors import OptionsError
@@ -123,22 +124,39 @@ def test_messages_over_the_rate_are_refused_once_then_dropped_then_the_socket_cl
     assert 'koloda_refusals_total{channel="ws",code="rate_limited"} 3' in metrics
 
 
-@pytest.mark.limits(messages=2, messages_window=1, excess=0)
-def test_a_throttled_connection_is_heard_again_once_the_rate_allows(limited: TestClient) -> None:
-    import time
+def test_a_throttled_connection_is_heard_again_once_the_rate_allows(tmp_path: Path) -> None:
+    """On the app's clock (the test's: nothing waits for a real second), a connection over its rate is
+    refused, then heard again once the rate allows: 2 messages a second, one every 0.5 s."""
+    now = [0.0]
+    limits = Limits(messages=2, messages_window=1, excess=0)
 
-    create(limited, **TABLE)
-    with limited.websocket_connect("/ws/1") as ws:
-        ws.send_json({"type": "hello"})
-        ws.receive_json()
-        ws.send_json({"type": "ping"})
-        assert ws.receive_json()["type"] == "pong"
-        for _ in range(20):  # excess 0: never closed, only refused
+    def read_until(client: TestClient, count: int) -> None:
+        """Until the server has read ``count`` messages over the rate (its refusals counter says so)."""
+        key = 'koloda_refusals_total{channel="ws",code="rate_limited"}'
+        for _ in range(500):  # a few polls: the server reads them in microseconds
+            found = [line for line in client.get("/metrics").text.splitlines() if line.startswith(key)]
+            if found and int(float(found[0].split()[-1])) >= count:
+                return
+            time.sleep(0.01)
+        raise AssertionError(f"the server did not read {count} messages")
+
+    for client in app_client(tmp_path, bot_delay=3600, limits=limits, clock=lambda: now[0]):
+        create(client, **TABLE)
+        with client.websocket_connect("/ws/1") as ws:
+            ws.send_json({"type": "hello"})
+            ws.receive_json()
             ws.send_json({"type": "ping"})
-        assert ws.receive_json()["code"] == "rate_limited"
-        time.sleep(0.6)  # one message every 0.5 s
-        ws.send_json({"type": "ping"})
-        assert ws.receive_json()["type"] == "pong"
+            assert ws.receive_json()["type"] == "pong"
+            for _ in range(20):  # excess 0: never closed, only refused
+                ws.send_json({"type": "ping"})
+            assert ws.receive_json()["code"] == "rate_limited"
+            read_until(client, 20)
+            now[0] += 0.4  # not a whole token yet: dropped
+            ws.send_json({"type": "ping"})
+            read_until(client, 21)
+            now[0] += 0.2  # 0.6 s: one
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
 
 
 @pytest.mark.limits(messages=100, address_messages=4, messages_window=60)
@@ -262,8 +280,11 @@ def test_a_request_from_another_origin_changes_nothing(bare: TestClient, origin:
 def test_the_same_origin_or_one_named_in_the_limits_is_let_through(tmp_path: Path) -> None:
     clients = app_client(tmp_path, bot_delay=3600, limits=Limits(origins=("https://cards.example.org",)))
     client = next(clients)
-    for origin in ("http://testserver", "https://testserver", "https://cards.example.org"):
+    for origin in ("http://testserver", "HTTP://TestServer:80", "https://cards.example.org"):
         assert client.post("/api/tables", json=TABLE, headers={"origin": origin}).status_code == 201
+    # another scheme is another origin (issue 28): the page was not served by this server
+    for origin in ("https://testserver", "http://cards.example.org"):
+        refusal(client.post("/api/tables", json=TABLE, headers={"origin": origin}), 403, "cross_origin")
     for site in ("same-origin", "none"):
         assert client.post("/api/tables", json=TABLE, headers={"sec-fetch-site": site}).status_code == 201
     for site in ("cross-site", "same-site"):
@@ -287,9 +308,14 @@ def test_a_request_that_changes_something_must_say_json(bare: TestClient) -> Non
         ).status_code
         == 201
     )
-    assert bare.post("/api/sheets", json={"players": ["А", "Б"]}).status_code == 201
-    refusal(bare.post("/api/sheets/1/undo"), 415, "not_json")  # even with nothing to say
-    undo = bare.post("/api/sheets/1/undo", headers={"content-type": "application/json"})
+    made = bare.post("/api/sheets", json={"players": ["А", "Б"]})
+    assert made.status_code == 201
+    refusal(
+        bare.post("/api/sheets/1/undo", headers=editing(made.json())), 415, "not_json"
+    )  # even with nothing to say
+    undo = bare.post(
+        "/api/sheets/1/undo", headers={"content-type": "application/json", **editing(made.json())}
+    )
     refusal(undo, 409, "nothing_to_undo")
 
 
@@ -374,11 +400,14 @@ def test_a_bot_seat_is_never_open(limited: TestClient) -> None:
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_escaped(limited: TestClient) -> None:
     names = ["=HYPERLINK(1)", "+Боря", "-Вера", "@Гена"]
-    sheet = limited.post("/api/sheets", json={"players": names}).json()["id"]
+    made = limited.post("/api/sheets", json={"players": names}).json()
+    sheet, key = made["id"], editing(made)
     deal = {"declarer": "+Боря", "bid": 120, "points": {"=HYPERLINK(1)": 10, "+Боря": 80, "-Вера": 30}}
-    assert limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "@Гена"}).status_code == 200
+    answer = limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "@Гена"}, headers=key)
+    assert answer.status_code == 200
     deal = {"declarer": "-Вера", "bid": 200, "points": {"=HYPERLINK(1)": 10, "@Гена": 80, "-Вера": 30}}
-    assert limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "+Боря"}).status_code == 200
+    answer = limited.post(f"/api/sheets/{sheet}/deals", json={**deal, "sitting": "+Боря"}, headers=key)
+    assert answer.status_code == 200
     import csv
     import io
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import app_client, create, hub, tokens
+from web_helpers import app_client, create, editing, hub, tokens
 
 from koloda.cards import DECK_36
 from koloda.game import GameRecord, GameState
@@ -127,3 +127,41 @@ def test_the_check_sees_a_leak(game: str) -> None:
     leaked = json.dumps(seat_view(web_game, state, 1))
     assert {m.group(0) for m in CARD.finditer(leaked)} & hidden_from(game, state, 0)
     assert {m.group(0) for m in CARD.finditer(leaked)} & hidden_from(game, state, None)
+
+
+def test_no_answer_but_the_creation_shows_an_edit_key(client: TestClient) -> None:
+    """An edit key (issue 28) is given once, in the answer that creates its sheet or game: no read, list,
+    export, page, metric or websocket frame shows it, nor a seat's token, after that."""
+    sheet = client.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"]}).json()
+    game = client.post("/api/banki", json={"names": ["Аня", "Боря", "Вера", "Гена"], "seed": 2}).json()
+    deal = {"declarer": "Аня", "bid": 100, "bomb": True}
+    assert client.post("/api/sheets/1/deals", json=deal, headers=editing(sheet)).is_success
+    assert client.post("/api/banki/1/events", json={"event": "kick Аня 7"}, headers=editing(game)).is_success
+    made = create(client, game="bank", players=2, seed=3, seats=[{"name": "Аня"}, {"kind": "bot"}])
+    secrets = [sheet["key"], game["key"], *tokens(client, made["id"])]
+    answers = [
+        client.request(method, path)
+        for method in ("GET", "HEAD")
+        for path in (
+            "/api/sheets",
+            "/api/sheets?limit=1",
+            "/api/sheets/1",
+            "/api/sheets/1/export/md",
+            "/api/sheets/1/export/csv",
+            "/api/sheets/1/export/jsonl",
+            "/api/banki",
+            "/api/banki/1",
+            "/api/tables",
+            f"/api/tables/{made['id']}",
+            "/sheet/1",
+            "/banki/1",
+            "/metrics",
+            "/healthz",
+        )
+    ]
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_json({"type": "hello"})
+        frame = ws.receive_text()
+    for text in [*(answer.text for answer in answers), frame]:
+        assert not [secret for secret in secrets if secret in text]
+    assert all(answer.status_code == 200 for answer in answers)

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 from node_helpers import hello, new_table, open_ws, recv, table, token_of, until
 from starlette.testclient import TestClient
-from web_helpers import Server, create
+from web_helpers import Server, create, editing
 
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
@@ -93,7 +93,8 @@ def test_racing_sheet_deals_on_two_nodes_never_answer_500(nodes: list[Server]) -
     deal = {"declarer": "Боря", "bid": 100, "points": {"Аня": 34, "Боря": 70, "Вера": 16}}  # −100 each time
 
     def add(server: Server) -> int:
-        return httpx.post(f"{server.url}/api/sheets/{made['id']}/deals", json=deal, timeout=20).status_code
+        url = f"{server.url}/api/sheets/{made['id']}/deals"
+        return httpx.post(url, json=deal, headers=editing(made), timeout=20).status_code
 
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         codes = list(pool.map(add, [a, b] * 10))

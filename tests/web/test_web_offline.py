@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import Server, shot
+from web_helpers import EDIT_KEY, Server, shot
 
 from koloda.web.offline import service_worker
 
@@ -46,11 +46,12 @@ def controlled(page: Any) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT_MS)
 
 
-def new_sheet(server: Server) -> int:
+def new_sheet(server: Server) -> tuple[int, str]:
+    """A new sheet: its id and its edit link (the page that opens it keeps the key)."""
     made = httpx.post(server.url + "/api/sheets", json={"players": NAMES, "preset": "home"}, timeout=10)
     assert made.status_code == 201, made.text
     sheet_id: int = made.json()["id"]
-    return sheet_id
+    return sheet_id, server.url + made.json()["link"]
 
 
 def enter_deal(page: Any, declarer: str, bid: int, points: dict[str, int]) -> None:
@@ -110,10 +111,9 @@ def test_the_pages_meet_the_install_criteria(server: Server, phone: Any) -> None
 def test_ten_deals_entered_offline_survive_a_reload_and_reach_the_server_once(
     server: Server, phone: Any
 ) -> None:
-    sheet_id = new_sheet(server)
-    url = f"{server.url}/sheet/{sheet_id}"
+    sheet_id, link = new_sheet(server)
     page = phone.new_page()
-    page.goto(url)
+    page.goto(link)
     page.wait_for_selector("#seat-points .points")
     controlled(page)
     phone.set_offline(True)
@@ -131,22 +131,36 @@ def test_ten_deals_entered_offline_survive_a_reload_and_reach_the_server_once(
     page.click(f"#sheets a[href='/sheet/{sheet_id}']")
     page.wait_for_function("() => document.body.dataset.deals === '10'", timeout=WAIT_MS)
     shot(page, "phone-sheet-offline")
-    # the first answer is lost on the way back: the deal is stored, the phone sends it again with its key
+    # The first send finds the database unavailable (503: the phone keeps the deal and tries again, never
+    # files it as refused); the next answer is lost on the way back (the deal is stored, the phone sends it
+    # again with its idempotency key). Every try carries the sheet's edit key (issue 28).
     lost: list[str] = []
+    keys: list[str | None] = []
 
-    def lose_first(route: Any) -> None:
-        if lost:
+    def unavailable_then_lost(route: Any) -> None:
+        keys.append(route.request.headers.get(EDIT_KEY))
+        if not lost:
+            lost.append("503")
+            body = {
+                "error": "unavailable",
+                "field": None,
+                "message": "the database cannot be used now",
+                "message_ru": "база данных сейчас недоступна",
+            }
+            route.fulfill(status=503, content_type="application/json", body=json.dumps(body))
+        elif len(lost) == 1:
+            lost.append(route.request.headers["idempotency-key"])
+            route.fetch()
+            route.abort()
+        else:
             route.continue_()
-            return
-        lost.append(route.request.headers["idempotency-key"])
-        route.fetch()
-        route.abort()
 
-    phone.route("**/api/sheets/*/deals", lose_first)
+    phone.route("**/api/sheets/*/deals", unavailable_then_lost)
     phone.set_offline(False)
     page.wait_for_function("() => document.body.dataset.unsent === '0'", timeout=WAIT_MS)
     sheet = httpx.get(f"{server.url}/api/sheets/{sheet_id}", timeout=10).json()
-    assert len(lost) == 1 and sheet["deals"] == 10
+    assert len(lost) == 2 and sheet["deals"] == 10 and page.evaluate("document.body.dataset.refused") == "0"
+    assert len(keys) >= 12 and set(keys) == {link.rsplit("=", 1)[1]}
     assert sheet["ru"]["rows"] == json.loads(shown)
     assert page.evaluate("JSON.stringify(sheet.ru.rows)") == shown
     assert (
@@ -165,7 +179,7 @@ def test_a_round_of_banki_refereed_offline_survives_a_reload_and_reaches_the_ser
         server.url + "/api/banki", json={"names": [*NAMES, "Гена"], "seed": 1}, timeout=10
     ).json()
     page = phone.new_page()
-    page.goto(f"{server.url}/banki/{made['id']}")
+    page.goto(server.url + made["link"])
     page.wait_for_selector("#chips button")
     controlled(page)
     phone.set_offline(True)
@@ -200,7 +214,7 @@ def test_a_counting_out_entered_offline_waits_for_the_server(server: Server, pho
     body = {"names": [*NAMES, "Гена"], "preset": "chelyabinsk", "seed": 4}
     made = httpx.post(server.url + "/api/banki", json=body, timeout=10).json()
     page = phone.new_page()
-    page.goto(f"{server.url}/banki/{made['id']}")
+    page.goto(server.url + made["link"])
     page.wait_for_selector("#chips button")
     controlled(page)
     phone.set_offline(True)
@@ -222,12 +236,12 @@ def test_a_counting_out_entered_offline_waits_for_the_server(server: Server, pho
 
 
 def test_two_phones_edit_one_sheet_offline_then_sync(server: Server, browser: Any) -> None:
-    sheet_id = new_sheet(server)
+    sheet_id, link = new_sheet(server)
     phones = [browser.new_context(**PHONE) for _ in range(2)]
     try:
         pages = [context.new_page() for context in phones]
-        for page in pages:
-            page.goto(f"{server.url}/sheet/{sheet_id}")
+        for page in pages:  # the second phone got the edit link from the first (its share box)
+            page.goto(link)
             page.wait_for_selector("#seat-points .points")
             controlled(page)
         for context in phones:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import create, hub, tokens
+from web_helpers import create, editing, hub, tokens
 
 from koloda.errors import (
     IllegalActionError,
@@ -108,8 +108,8 @@ def refusal(response: Any, status: int, code: str, field: str | None) -> dict[st
         (
             {"game": "bank", "players": 2, "seats": [{"name": "a\nb"}, {}]},
             "seats.0.name",
-            "control",
-            "управляющих",
+            "seats.0.name holds U+000A, a character that does not show",
+            "знак U+000A, который не виден",
         ),
         (
             {"game": "bank", "players": 2, "seed": -1},
@@ -165,10 +165,8 @@ def test_schema_valid_requests_still_pass(client: TestClient) -> None:
     assert joined.status_code == 200 and hub(client).store.load_table(made["id"]).seats[3].name == "Вера"
     sheet = client.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"]})
     assert sheet.status_code == 201
-    assert (
-        client.post(f"/api/sheets/{sheet.json()['id']}/undo", content=b"{}").json()["error"]
-        == "nothing_to_undo"
-    )
+    undo = client.post(f"/api/sheets/{sheet.json()['id']}/undo", content=b"{}", headers=editing(sheet.json()))
+    assert undo.json()["error"] == "nothing_to_undo"
     game = client.post("/api/banki", json={"names": NAMES, "preset": "chelyabinsk", "seed": 0})
     assert game.status_code == 201
 
@@ -195,18 +193,15 @@ def test_schema_join_sheet_and_banki_bodies(client: TestClient) -> None:
     )
     assert "bad player name '1x'" in names["message"]
     refusal(client.post("/api/banki", json={"names": NAMES, "preset": 1}), 400, "bad_options", "preset")
-    game = client.post("/api/banki", json={"names": NAMES, "seed": 1}).json()["id"]
-    refusal(client.post(f"/api/banki/{game}/events", json={"event": 5}), 400, "bad_event", "event")
-    refusal(client.post(f"/api/banki/{game}/events", json={"event": "  "}), 400, "bad_event", "event")
-    refusal(client.post(f"/api/banki/{game}/events", json={"event": "x" * 201}), 400, "bad_event", "event")
-    refusal(
-        client.post(f"/api/banki/{game}/events", json={"event": "kick Аня 7", "x": 1}),
-        400,
-        "bad_request",
-        "x",
-    )
-    refusal(client.post(f"/api/banki/{game}/undo", json=[]), 400, "bad_request", None)
-    refusal(client.post(f"/api/banki/{game}/undo"), 409, "nothing_to_undo", None)
+    made = client.post("/api/banki", json={"names": NAMES, "seed": 1}).json()
+    game, key = made["id"], editing(made)
+    events = f"/api/banki/{game}/events"
+    refusal(client.post(events, json={"event": 5}, headers=key), 400, "bad_event", "event")
+    refusal(client.post(events, json={"event": "  "}, headers=key), 400, "bad_event", "event")
+    refusal(client.post(events, json={"event": "x" * 201}, headers=key), 400, "bad_event", "event")
+    refusal(client.post(events, json={"event": "kick Аня 7", "x": 1}, headers=key), 400, "bad_request", "x")
+    refusal(client.post(f"/api/banki/{game}/undo", json=[], headers=key), 400, "bad_request", None)
+    refusal(client.post(f"/api/banki/{game}/undo", headers=key), 409, "nothing_to_undo", None)
     assert client.get(f"/api/banki/{game}").json()["view"]["history"] == []
 
 
@@ -254,18 +249,22 @@ def test_schema_sizes_ids_routes_and_methods(client: TestClient) -> None:
 
 
 def test_schema_a_deal_line_is_the_score_files_to_check(client: TestClient) -> None:
-    sheet = client.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"]}).json()["id"]
+    made = client.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"]}).json()
+    sheet, key = made["id"], editing(made)
     path = f"/api/sheets/{sheet}/deals"
     points = {"Аня": 60, "Боря": 40, "Вера": 20}
-    not_object = refusal(client.post(path, json=[1, 2]), 400, "bad_deal", None)
+    not_object = refusal(client.post(path, json=[1, 2], headers=key), 400, "bad_deal", None)
     assert "a deal must be a JSON object" in not_object["message"]
     low = refusal(
-        client.post(path, json={"declarer": "Аня", "bid": 95, "points": points}), 400, "bad_deal", None
+        client.post(path, json={"declarer": "Аня", "bid": 95, "points": points}, headers=key),
+        400,
+        "bad_deal",
+        None,
     )
     assert low["message_ru"] == "заказ 95 меньше наименьшего (100)"  # the scorer's own Russian
     # a "sitting" that is no name (once a TypeError the reader let through) is refused by name
     odd = refusal(
-        client.post(path, json={"declarer": "Аня", "bid": 100, "points": points, "sitting": []}),
+        client.post(path, json={"declarer": "Аня", "bid": 100, "points": points, "sitting": []}, headers=key),
         400,
         "bad_deal",
         None,

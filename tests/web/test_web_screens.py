@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import Server
+from web_helpers import Server, editing
 
 from koloda.i18n import say
 
@@ -239,13 +239,28 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
             {"declarer": "Боря", "bid": 100, "points": {"Аня": 34, "Боря": 70, "Вера": 16}},
             {"declarer": "Вера", "bid": 110, "bomb": True},
         ):
-            httpx.post(f"{server.url}/api/sheets/{sheet_id}/deals", json=deal, timeout=10)
+            httpx.post(
+                f"{server.url}/api/sheets/{sheet_id}/deals",
+                json=deal,
+                headers=editing(sheet.json()),
+                timeout=10,
+            )
         page.goto(server.url + "/sheet")
         page.wait_for_selector("#sheets li")
         walk.stop("sheet-list")
-        page.goto(f"{server.url}/sheet/{sheet_id}")
+        page.goto(f"{server.url}/sheet/{sheet_id}")  # without the key: watching, nothing to change
         page.wait_for_selector("#sheet-table tbody tr")
+        assert page.is_visible("#view-only") and not page.is_visible("#deal-panel")
+        walk.stop("sheet-watching")
+        page.goto(server.url + sheet.json()["link"])  # the edit link: the key kept, out of the address
+        page.wait_for_selector("#sheet-table tbody tr")
+        page.wait_for_selector("#deal-panel:not(.hidden)")
+        assert "#" not in page.url
         walk.stop("sheet")
+        page.click("#share-button")
+        assert page.input_value("#share-link") == server.url + sheet.json()["link"]
+        walk.stop("sheet-share")
+        page.click("#share-button")
         page.click("#undo")
         page.wait_for_selector("dialog.confirm[open]")
         walk.stop("sheet-undo")
@@ -264,11 +279,16 @@ def test_every_page_at_both_sizes_in_both_languages(server: Server, browser: Any
             server.url + "/api/banki", json={"names": ["Аня", "Боря", "Вера", "Гена"], "seed": 1}
         )
         game = f"{server.url}/api/banki/{made.json()['id']}"
-        page.goto(f"{server.url}/banki/{made.json()['id']}")
+        page.goto(server.url + made.json()["link"])
         page.wait_for_selector("#chips button")
         walk.stop("banki-kick")
         for i, name in enumerate(["Аня", "Боря", "Вера", "Гена"]):
-            httpx.post(f"{game}/events", json={"event": f"kick {name} {i + 3}"}, timeout=10)
+            httpx.post(
+                f"{game}/events",
+                json={"event": f"kick {name} {i + 3}"},
+                headers=editing(made.json()),
+                timeout=10,
+            )
         page.reload()
         page.wait_for_selector("#chips button")
         walk.stop("banki-throw")

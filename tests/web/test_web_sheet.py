@@ -4,6 +4,7 @@ lines, and bad input refused with the reason and nothing stored."""
 from __future__ import annotations
 
 from starlette.testclient import TestClient
+from web_helpers import EDIT_KEY, editing
 
 from koloda.thousand.sheet.scorefile import parse_score_file
 
@@ -19,17 +20,18 @@ DEALS = [
 ]
 
 
-def new_sheet(client: TestClient, preset: str = "home") -> int:
+def new_sheet(client: TestClient, preset: str = "home") -> tuple[int, dict[str, str]]:
+    """A new sheet: its id and the headers that change it (its edit key)."""
     made = client.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"], "preset": preset})
     assert made.status_code == 201, made.text
     sheet_id: int = made.json()["id"]
-    return sheet_id
+    return sheet_id, editing(made.json())
 
 
 def test_deals_are_scored_stored_undone_and_exported(client: TestClient) -> None:
-    sheet_id = new_sheet(client)
+    sheet_id, key = new_sheet(client)
     for deal in DEALS:
-        sheet = client.post(f"/api/sheets/{sheet_id}/deals", json=deal).json()
+        sheet = client.post(f"/api/sheets/{sheet_id}/deals", json=deal, headers=key).json()
     assert sheet["chart"]["series"] == [[0, 120, 150, 210], [0, 30, -70, -10], [0, 10, 30, 30]]
     assert sheet["chart"]["line_800"] == 800 and sheet["chart"]["barrel"] is None
     assert sheet["ru"]["rows"][1][1] == "Боря 100 — не выполнил (70)"
@@ -40,9 +42,11 @@ def test_deals_are_scored_stored_undone_and_exported(client: TestClient) -> None
     assert csv.splitlines()[0].startswith("deal,game,Аня: points")
     markdown = client.get(f"/api/sheets/{sheet_id}/export/md").text
     assert "| 3 | Вера 110 — бомба | +60 → 210 | +60 → −10 | 0 → 30 |" in markdown
-    undone = client.post(f"/api/sheets/{sheet_id}/undo").json()
+    undone = client.post(f"/api/sheets/{sheet_id}/undo", headers=key).json()
     assert undone["deals"] == 2 and undone["chart"]["series"][0] == [0, 120, 150]
-    assert [s["deals"] for s in client.get("/api/sheets").json()] == [2]
+    listed = client.get("/api/sheets").json()
+    assert [(s["deals"], s["totals"], s["over"]) for s in listed] == [(2, [150, -70, 30], False)]
+    assert EDIT_KEY not in str(listed) and key[EDIT_KEY] not in str(listed)  # the list shows no key
 
 
 def test_the_new_sheet_form_offers_the_options_the_scoring_reads(client: TestClient) -> None:
@@ -64,12 +68,12 @@ def test_the_new_sheet_form_offers_the_options_the_scoring_reads(client: TestCli
 
 
 def test_the_barrel_is_drawn_when_the_rules_have_it(client: TestClient) -> None:
-    sheet = client.get(f"/api/sheets/{new_sheet(client, 'russian')}").json()
+    sheet = client.get(f"/api/sheets/{new_sheet(client, 'russian')[0]}").json()
     assert sheet["chart"]["barrel"] == 880 and sheet["chart"]["line_800"] is None  # russian: no 800 rule
 
 
 def test_bad_input_is_refused_and_nothing_stored(client: TestClient) -> None:
-    sheet_id = new_sheet(client)
+    sheet_id, key = new_sheet(client)
     path = f"/api/sheets/{sheet_id}/deals"
     bad_deals = [
         {"declarer": "Аня", "bid": 95, "points": {"Аня": 85, "Боря": 25, "Вера": 10}},
@@ -80,17 +84,17 @@ def test_bad_input_is_refused_and_nothing_stored(client: TestClient) -> None:
         [1, 2],
     ]
     for deal in bad_deals:
-        refused = client.post(path, json=deal)
+        refused = client.post(path, json=deal, headers=key)
         assert refused.status_code == 400 and refused.json()["error"] == "bad_deal", (deal, refused.text)
-    ru = client.post(path, json=bad_deals[0]).json()
+    ru = client.post(path, json=bad_deals[0], headers=key).json()
     assert "95" in ru["message"] and ru["message_ru"] and ru["message_ru"] != ru["message"]
-    assert client.post(path, content=b"{").json()["error"] == "bad_json"
-    assert client.post(f"/api/sheets/{sheet_id}/undo").json()["error"] == "nothing_to_undo"
+    assert client.post(path, content=b"{", headers=key).json()["error"] == "bad_json"
+    assert client.post(f"/api/sheets/{sheet_id}/undo", headers=key).json()["error"] == "nothing_to_undo"
     assert client.get(f"/api/sheets/{sheet_id}").json()["deals"] == 0
     assert client.get(f"/api/sheets/{sheet_id}/export/pdf").json()["error"] == "bad_format"
     assert client.get(f"/api/sheets/{sheet_id}/export/md?lang=fr").json()["error"] == "bad_request"
     assert client.get("/api/sheets/42").status_code == 404
-    assert client.post(f"/api/sheets/{sheet_id}/dance").status_code == 404
+    assert client.post(f"/api/sheets/{sheet_id}/dance", headers=key).status_code == 404
     for body in (
         {"players": ["Аня"]},
         {"players": ["Аня", "Аня"]},

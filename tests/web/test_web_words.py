@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import Server, create, hub, tokens
+from web_helpers import Server, create, editing, hub, tokens
 
 from koloda.i18n import LANGS, say, words
 
@@ -70,15 +70,16 @@ def test_an_options_refusal_is_russian_in_russian(client: TestClient) -> None:
 
 
 def test_a_refused_event_and_a_refused_deal_are_russian_in_russian(client: TestClient) -> None:
-    game = client.post("/api/banki", json={"names": ["Аня", "Боря", "Вера", "Гена"], "seed": 1}).json()["id"]
-    refused = client.post(f"/api/banki/{game}/events", json={"event": "hit Аня"}).json()
+    made = client.post("/api/banki", json={"names": ["Аня", "Боря", "Вера", "Гена"], "seed": 1}).json()
+    game, key = made["id"], editing(made)
+    refused = client.post(f"/api/banki/{game}/events", json={"event": "hit Аня"}, headers=key).json()
     assert refused["error"] == "bad_event" and refused["message"].startswith("'hit Аня': ")
     assert refused["message_ru"].startswith("'hit Аня': ") and not LATIN_WORDS.search(refused["message_ru"])
-    garbled = client.post(f"/api/banki/{game}/events", json={"event": "прыг Аня"}).json()
+    garbled = client.post(f"/api/banki/{game}/events", json={"event": "прыг Аня"}, headers=key).json()
     assert garbled["message_ru"].startswith("неизвестное событие «прыг»"), garbled
-    sheet = client.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"]}).json()["id"]
+    sheet = client.post("/api/sheets", json={"players": ["Аня", "Боря", "Вера"]}).json()
     deal = {"declarer": "Гена", "bid": 100, "points": {"Аня": 60, "Боря": 40, "Вера": 20}}
-    stranger = client.post(f"/api/sheets/{sheet}/deals", json=deal).json()
+    stranger = client.post(f"/api/sheets/{sheet['id']}/deals", json=deal, headers=editing(sheet)).json()
     assert stranger["message_ru"] == "играющий 'Гена' — не игрок (Аня, Боря, Вера)", stranger
 
 

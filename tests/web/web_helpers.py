@@ -73,6 +73,15 @@ def tokens(client: TestClient, table_id: int) -> list[str]:
     return [seat.token for seat in hub(client).store.load_table(table_id).seats]
 
 
+#: The header every change of a score sheet or a banki game carries: its edit key (koloda.web.editkeys).
+EDIT_KEY = "koloda-edit-key"
+
+
+def editing(made: dict[str, Any]) -> dict[str, str]:
+    """The headers of a change of the sheet or game whose creation answered ``made`` (its edit key)."""
+    return {EDIT_KEY: made["key"]}
+
+
 def until(ws: Any, predicate: Any, limit: int = 2000, first: dict[str, Any] | None = None) -> dict[str, Any]:
     """Read frames until one satisfies ``predicate``, starting with ``first`` (the hello's answer) if
     given: bots that move at once may have got there before the socket said hello."""

@@ -22,7 +22,7 @@ from koloda.errors import KolodaError, NotationError, NotFoundError, RecordError
 from koloda.game import GameRecord
 from koloda.i18n import Lang, say
 from koloda.seeds import Seed, new_secret
-from koloda.store import Store
+from koloda.store import Store, edit_link
 from koloda.store.paths import add_db_argument
 
 InputFn = Callable[[str], str]
@@ -137,6 +137,7 @@ def play(
     and what comes next."""
     read = input_fn or input
     write = output_fn or print
+    write(say(lang, "banki.cli.edit_link", link=edit_link("banki", game_id, store.banki_key(game_id))))
     write(describe(state, lang))
     write("\n".join(what_next(state, lang)))
     while True:

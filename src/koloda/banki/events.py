@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from koloda import names
 from koloda.errors import NotationError
 from koloda.i18n import N_, Lang, Msg
 
@@ -203,7 +204,12 @@ class Event:
 
 
 def check_name(name: str) -> str:
-    """A player name: one word starting with a letter, not a keyword of the notation."""
+    """A player name (koloda.names: composed, no character that does not show or turns the text), one word
+    starting with a letter, not a keyword of the notation; the name in its composed form."""
+    try:
+        name = names.clean(name)
+    except names.BadName as exc:
+        raise NotationError(exc.detail) from None
     if not _NAME.match(name):
         raise NotationError(Msg("banki.notation.name", name=name))
     if name.lower() in RESERVED:

@@ -169,7 +169,8 @@ class GuardedBot:
 
     ``chain`` is (name, bot) pairs, the preferred bot first (a game's level, then the levels below it).
     Each bot is asked in turn; one that raises, returns an action that is not legal, or takes more than
-    ``seconds`` is recorded in :attr:`faults` (and handed to ``on_fault``), and the next one is asked.
+    ``seconds`` (of ``clock``) is recorded in :attr:`faults` (and handed to ``on_fault``), and the next one
+    is asked.
     When every bot has failed, a random legal action from the guard's own seeded stream is played.
 
     >>> class Broken:
@@ -187,10 +188,12 @@ class GuardedBot:
         seed: int = 0,
         seconds: float | None = None,
         on_fault: Callable[[Fault], None] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self._chain = list(chain)
         self._last = RandomBot(seed)
         self._seconds = seconds
+        self._clock = clock
         self._on_fault = on_fault
         self.faults: list[Fault] = []
 
@@ -210,13 +213,13 @@ class GuardedBot:
         if not legal:
             raise IllegalActionError("no legal action to choose from: the game is over")
         for name, bot in self._chain:
-            start = time.perf_counter()
+            start = self._clock()
             try:
                 action = bot.choose(observation, list(legal))
             except Exception as exc:  # any bug of a bot: recorded, and the next bot moves
                 self._fault(name, "raised", f"{type(exc).__name__}: {exc}")
                 continue
-            took = time.perf_counter() - start
+            took = self._clock() - start
             if self._seconds is not None and took > self._seconds:
                 self._fault(name, "overran", f"{took:.2f} s for a move (the limit is {self._seconds:g} s)")
             elif type(action) is not int or action not in legal:

@@ -14,11 +14,34 @@ options and deal lines; a banki game as its names, options, seed and event lines
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from koloda.seeds import Seed
+
+#: The random bytes of an edit key (192 bits, as a seat's link).
+KEY_BYTES = 24
+
+
+#: Where ``koloda serve`` answers unless told otherwise (its --host and --port defaults).
+WEB_ADDRESS = "http://127.0.0.1:8000"
+
+
+def new_key() -> str:
+    """A new edit key: the secret every change of a score sheet or a banki game on the web must carry."""
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def edit_link(kind: str, target_id: int, key: str, base: str = WEB_ADDRESS) -> str:
+    """The edit link of a sheet (``kind`` "sheet") or banki game ("banki"): its page with the key after
+    ``#``, which a browser never sends to the server (koloda.web.editkeys).
+
+    >>> edit_link("sheet", 5, "abc")
+    'http://127.0.0.1:8000/sheet/5#key=abc'
+    """
+    return f"{base}/{kind}/{target_id}#key={key}"
 
 
 @dataclass(frozen=True)
@@ -59,13 +82,33 @@ class TableRecord:
     closed: str | None = None  # when the table was closed before its end, if it was
 
 
+@dataclass(frozen=True)
+class SheetRow:
+    """A score sheet as a list shows it: its players (JSON, as stored), when it was made, and its summary
+    (``koloda.thousand.sheet.scorefile.ScoredGame.summary``, kept at every write; None: not known)."""
+
+    id: int
+    players: list[Any]
+    created: str
+    summary: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class BankiRow:
+    """A banki game as a list shows it."""
+
+    id: int
+    names: list[str]
+    created: str
+
+
 class Store(Protocol):
     """Where koloda keeps everything it saves; :class:`koloda.store.SqlStore` is the implementation.
 
     Every write is committed before the method returns. An id that names nothing raises
-    :class:`~koloda.errors.NotFoundError`; a database that cannot be read or written raises
-    :class:`~koloda.errors.RecordError`; a numbered line (an action, a deal, an event) or seats that
-    another writer wrote first raise :class:`~koloda.errors.ConflictError` (a RecordError).
+    :class:`~koloda.errors.NotFoundError`; a database that cannot be read or written now raises
+    :class:`~koloda.errors.StoreError` (a RecordError); a numbered line (an action, a deal, an event) or
+    seats that another writer wrote first raise :class:`~koloda.errors.ConflictError` (a RecordError).
     """
 
     @property
@@ -112,25 +155,55 @@ class Store(Protocol):
 
     # -- Thousand score sheets (the terminal and the web app) -------------------------------------
 
-    def create_sheet(self, players: list[Any], options: dict[str, Any]) -> int: ...
+    def create_sheet(self, players: list[Any], options: dict[str, Any], edit_key: str | None = None) -> int:
+        """A new sheet; ``edit_key`` is its edit key (None: a new one, :func:`new_key`)."""
 
     def load_sheet(self, sheet_id: int) -> tuple[list[Any], dict[str, Any], list[Any]]: ...
 
     def sheet_ids(self) -> list[int]: ...
 
-    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any], key: str | None = None) -> None:
-        """Store deal ``seq`` of a sheet; with ``key`` (an entry's idempotency key) the key too, in the same
-        transaction (a key already stored: RecordError, and nothing is stored)."""
+    def sheet_key(self, sheet_id: int) -> str:
+        """The sheet's edit key (NotFoundError: no such sheet)."""
 
-    def remove_sheet_deal(self, sheet_id: int, seq: int) -> None: ...
+    def sheet_page(self, before: int | None, limit: int) -> list[SheetRow]:
+        """At most ``limit`` sheets, newest first, of the ids below ``before`` (None: from the newest)."""
+
+    def set_sheet_summary(self, sheet_id: int, summary: dict[str, Any], deals: int) -> None:
+        """Keep the summary of a sheet whose summary was not known, scored from its ``deals`` lines (unless
+        another writer changed the sheet in the meantime)."""
+
+    def add_sheet_deal(
+        self,
+        sheet_id: int,
+        seq: int,
+        deal: dict[str, Any],
+        key: str | None = None,
+        *,
+        summary: dict[str, Any] | None = None,
+    ) -> None:
+        """Store deal ``seq`` of a sheet; with ``key`` (an entry's idempotency key) the key too, in the same
+        transaction (a key already stored: RecordError, and nothing is stored); the sheet's ``summary``
+        after the deal with it (None: not known, the list scores it once)."""
+
+    def remove_sheet_deal(self, sheet_id: int, seq: int, *, summary: dict[str, Any] | None = None) -> None:
+        """Forget deal ``seq``; the sheet's ``summary`` after it with it (as :meth:`add_sheet_deal`)."""
 
     # -- banki games (the terminal and the web app) ------------------------------------------------
 
-    def create_banki(self, names: list[str], options: dict[str, Any], seed: Seed) -> int: ...
+    def create_banki(
+        self, names: list[str], options: dict[str, Any], seed: Seed, edit_key: str | None = None
+    ) -> int:
+        """A new banki game; ``edit_key`` as for :meth:`create_sheet`."""
 
     def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], Seed, list[str]]: ...
 
     def banki_ids(self) -> list[int]: ...
+
+    def banki_key(self, game_id: int) -> str:
+        """The game's edit key (NotFoundError: no such game)."""
+
+    def banki_page(self, before: int | None, limit: int) -> list[BankiRow]:
+        """At most ``limit`` games, newest first, of the ids below ``before`` (None: from the newest)."""
 
     def add_banki_event(self, game_id: int, seq: int, event: str, key: str | None = None) -> None:
         """Store event ``seq`` of a banki game; ``key`` as for :meth:`add_sheet_deal`."""
@@ -140,3 +213,9 @@ class Store(Protocol):
         sheet's or game's id, the line's ``seq``), or None if no entry has that key."""
 
     def remove_banki_event(self, game_id: int, seq: int) -> None: ...
+
+    # -- health ------------------------------------------------------------------------------------
+
+    def probe(self) -> None:
+        """Write to the database (RecordError if it cannot take a write now: gone, read-only, its disk
+        full or nearly)."""

@@ -30,6 +30,7 @@ from koloda.banki import replay
 from koloda.errors import KolodaError, RecordError
 from koloda.game import GameRecord
 from koloda.seeds import Seed
+from koloda.store import new_key
 from koloda.store.schema import banki_events, banki_games, imports, sheet_deals, sheets
 from koloda.store.sql import SqlStore, banki_row, insert, now
 
@@ -213,7 +214,13 @@ def _old_sheets(db: sa.Connection) -> list[OldSheet]:
 def _write_sheets(db: sa.Connection, old: Sequence[OldSheet]) -> list[int]:
     ids = []
     for sheet in old:
-        ids.append(insert(db, sheets, players=sheet.players, options=sheet.options, created=sheet.created))
+        row = {
+            "players": sheet.players,
+            "options": sheet.options,
+            "created": sheet.created,
+            "edit_key": new_key(),
+        }
+        ids.append(insert(db, sheets, **row))  # its summary unknown: the list of sheets scores it once
         for seq, deal in enumerate(sheet.deals, start=1):
             db.execute(sheet_deals.insert().values(sheet_id=ids[-1], seq=seq, deal=deal))
     return ids

@@ -21,7 +21,7 @@ tables = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=True),  # a number seed (koloda.seeds); else ``secret``
     sa.Column("seats", sa.Text, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
-    # Revision 0006 (fair shuffles): the secret dealt from, whether the number was the host's, when closed.
+    # Revision 0007 (fair shuffles): the secret dealt from, whether the number was the host's, when closed.
     sa.Column("secret", sa.String(64), nullable=True),
     sa.Column("host_seed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("closed", sa.String(40), nullable=True),
@@ -40,6 +40,10 @@ sheets = sa.Table(
     sa.Column("players", sa.Text, nullable=False),
     sa.Column("options", sa.Text, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
+    # Revision 0006: the secret that every change of the sheet on the web must carry (issue 28), and what
+    # the list of sheets shows of it (JSON: deals, totals, over; NULL: not known, scored when listed).
+    sa.Column("edit_key", sa.String(64), nullable=False),
+    sa.Column("summary", sa.Text, nullable=True),
 )
 sheet_deals = sa.Table(
     "sheet_deals",
@@ -54,8 +58,9 @@ banki_games = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("names", sa.Text, nullable=False),
     sa.Column("options", sa.Text, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=True),  # a number seed; else ``secret`` (revision 0006)
+    sa.Column("seed", sa.BigInteger, nullable=True),  # a number seed; else ``secret`` (revision 0007)
     sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("edit_key", sa.String(64), nullable=False),  # revision 0006, as the sheets'
     sa.Column("secret", sa.String(64), nullable=True),
 )
 banki_events = sa.Table(
@@ -96,4 +101,11 @@ analyses = sa.Table(
     sa.Column("seed", sa.BigInteger, primary_key=True),
     sa.Column("result", sa.Text, nullable=False),  # JSON: koloda.coach.Analysis.to_json()
     sa.Column("created", sa.String(40), nullable=False),
+)
+# Revision 0006: one row, written by every health probe (GET /healthz): the database takes a write.
+health = sa.Table(
+    "health",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("checked", sa.String(40), nullable=False),
 )

@@ -27,7 +27,8 @@ koloda.errors.NotFoundError: no score sheet 5 in an in-memory database
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+import shutil
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,21 +38,25 @@ from typing import Any
 import sqlalchemy as sa
 from alembic.util import CommandError
 
-from koloda.errors import ConflictError, NotFoundError, RecordError
+from koloda.errors import ConflictError, NotFoundError, RecordError, StoreError
 from koloda.seeds import Seed, check
-from koloda.store import SeatRecord, TableRecord, migrate
+from koloda.store import BankiRow, SeatRecord, SheetRow, TableRecord, migrate, new_key
 from koloda.store.schema import (
     actions,
     analyses,
     banki_events,
     banki_games,
     entry_keys,
+    health,
     sheet_deals,
     sheets,
     tables,
 )
 
 _MEMORY = ("sqlite://", "sqlite:///:memory:")
+#: A database file whose disk has less than this free is not healthy (GET /healthz fails): SQLite needs room
+#: for its write-ahead log and for the pages a commit adds, and a full disk refuses every write.
+FREE_BYTES = 16 * 2**20
 _BEGIN = "koloda_sqlite_begin"  # an execution option: how the next transaction begins on SQLite
 
 
@@ -94,7 +99,7 @@ def insert(db: sa.Connection, table: sa.Table, **values: Any) -> int:
 
 
 def seed_columns(seed: Seed) -> dict[str, Any]:
-    """Where a seed is kept (revision 0006): a secret in ``secret``, a number in ``seed``."""
+    """Where a seed is kept (revision 0007): a secret in ``secret``, a number in ``seed``."""
     return {"seed": None, "secret": seed} if isinstance(seed, str) else {"seed": seed, "secret": None}
 
 
@@ -102,13 +107,16 @@ def seed_of(row: sa.Row[Any]) -> Seed:
     return check(row.secret if row.secret is not None else row.seed, "the stored seed")
 
 
-def banki_row(names: list[str], options: dict[str, Any], seed: Seed) -> dict[str, Any]:
-    """A new row of ``banki_games``."""
+def banki_row(
+    names: list[str], options: dict[str, Any], seed: Seed, edit_key: str | None = None
+) -> dict[str, Any]:
+    """A new row of ``banki_games`` (its edit key a new one unless given)."""
     return {
         "names": json.dumps(names, ensure_ascii=False),
         "options": json.dumps(options),
         **seed_columns(seed),
         "created": now(),
+        "edit_key": new_key() if edit_key is None else edit_key,
     }
 
 
@@ -142,6 +150,8 @@ class SqlStore:
                 self.path = Path(str(parsed.database))
                 self.location = str(self.path)
             self._engine = make_engine(url)
+            if self.path is not None and self.path.exists():
+                self._check_pages()
             with self._engine.connect() as connection:  # a read first: most of the time that is all
                 current = migrate.current(connection)
             with self._transaction(begin="IMMEDIATE" if current != migrate.head() else "") as connection:
@@ -158,6 +168,19 @@ class SqlStore:
         except (sa.exc.SQLAlchemyError, CommandError, ImportError, OSError, ValueError) as exc:
             self.close()
             raise RecordError(f"cannot open the database {self.location}: {_reason(exc)}") from None
+
+    def _check_pages(self) -> None:
+        """Refuse a damaged file before anything is written to it: SQLite's ``quick_check`` reads every
+        page (its b-trees, not the indexes' contents) and says ``ok`` or what is wrong."""
+        assert self._engine is not None
+        with self._engine.connect() as connection:
+            found = [str(line) for line in connection.exec_driver_sql("PRAGMA quick_check").scalars()]
+        if found != ["ok"]:
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            raise RecordError(
+                f"the database {self.location} is damaged: SQLite's quick_check says {found[0]!r}{more}; it"
+                " was left as it is: restore it from a copy, or recover it with sqlite3's .recover"
+            )
 
     @property
     def in_memory(self) -> bool:
@@ -181,7 +204,7 @@ class SqlStore:
     def _transaction(self, begin: str = "IMMEDIATE") -> Iterator[sa.Connection]:
         """A transaction; on SQLite ``BEGIN IMMEDIATE`` (the write lock at once) unless ``begin`` is ""."""
         if self._engine is None:
-            raise RecordError(f"the database {self.location} is closed")
+            raise StoreError(f"the database {self.location} is closed")
         with self._engine.connect() as connection:
             connection.execution_options(**{_BEGIN: begin})
             with connection.begin():
@@ -199,18 +222,18 @@ class SqlStore:
                 f"the database {self.location} already holds that line: {_reason(exc)}"
             ) from None
         except sa.exc.SQLAlchemyError as exc:
-            raise RecordError(f"cannot write to the database {self.location}: {_reason(exc)}") from None
+            raise StoreError(f"cannot write to the database {self.location}: {_reason(exc)}") from None
 
     @contextmanager
     def reading(self) -> Iterator[sa.Connection]:
         """A connection to read with (RecordError if the database cannot be read)."""
         if self._engine is None:
-            raise RecordError(f"the database {self.location} is closed")
+            raise StoreError(f"the database {self.location} is closed")
         try:
             with self._engine.connect() as connection:
                 yield connection
         except sa.exc.SQLAlchemyError as exc:
-            raise RecordError(f"cannot read the database {self.location}: {_reason(exc)}") from None
+            raise StoreError(f"cannot read the database {self.location}: {_reason(exc)}") from None
 
     def _insert(self, table: sa.Table, **values: Any) -> int:
         with self.transaction() as db:
@@ -228,9 +251,16 @@ class SqlStore:
         return list(db.execute(sa.select(text).where(parent == key).order_by(seq)).scalars())
 
     def _add_line(
-        self, lines: sa.Table, key: int, number: int, line: str, entry: tuple[str, str] | None = None
+        self,
+        lines: sa.Table,
+        key: int,
+        number: int,
+        line: str,
+        entry: tuple[str, str] | None = None,
+        also: Callable[[sa.Connection], object] | None = None,
     ) -> None:
-        """Line ``number`` of ``key``; ``entry`` (kind, idempotency key): the key with it, at once."""
+        """Line ``number`` of ``key``; ``entry`` (kind, idempotency key): the key with it, at once; ``also``
+        writes more in the same transaction (a sheet's summary)."""
         parent, seq, text = lines.columns
         with self.transaction() as db:
             db.execute(lines.insert().values({parent: key, seq: number, text: line}))
@@ -238,11 +268,39 @@ class SqlStore:
                 kind, name = entry
                 values = {"key": name, "kind": kind, "target_id": key, "seq": number, "created": now()}
                 db.execute(entry_keys.insert().values(values))
+            if also is not None:
+                also(db)
 
-    def _remove_line(self, lines: sa.Table, key: int, number: int) -> None:
+    def _remove_line(
+        self, lines: sa.Table, key: int, number: int, also: Callable[[sa.Connection], object] | None = None
+    ) -> None:
         parent, seq, _ = lines.columns
         with self.transaction() as db:
             db.execute(lines.delete().where(parent == key, seq == number))
+            if also is not None:
+                also(db)
+
+    @staticmethod
+    def _summary(sheet_id: int, summary: dict[str, Any] | None) -> Callable[[sa.Connection], object]:
+        """The write of a sheet's summary (None: not known)."""
+        text = None if summary is None else json.dumps(summary, ensure_ascii=False)
+        return lambda db: db.execute(sheets.update().where(sheets.c.id == sheet_id).values(summary=text))
+
+    def _key(self, table: sa.Table, key: int, what: str) -> str:
+        with self.reading() as db:
+            found = db.execute(sa.select(table.c.edit_key).where(table.c.id == key)).scalar()
+        if found is None:
+            raise NotFoundError(f"no {what} {key} in {self.location}")
+        return str(found)
+
+    def _page(
+        self, table: sa.Table, columns: Sequence[sa.ColumnElement[Any]], before: int | None, limit: int
+    ) -> list[sa.Row[Any]]:
+        query = sa.select(table.c.id, *columns).order_by(table.c.id.desc()).limit(limit)
+        if before is not None:
+            query = query.where(table.c.id < before)
+        with self.reading() as db:
+            return list(db.execute(query).all())
 
     def _row(self, db: sa.Connection, table: sa.Table, key: int, what: str) -> sa.Row[Any]:
         row = db.execute(table.select().where(table.c.id == key)).first()
@@ -366,12 +424,13 @@ class SqlStore:
 
     # -- Thousand score sheets ---------------------------------------------------------------------
 
-    def create_sheet(self, players: list[Any], options: dict[str, Any]) -> int:
+    def create_sheet(self, players: list[Any], options: dict[str, Any], edit_key: str | None = None) -> int:
         return self._insert(
             sheets,
             players=json.dumps(players, ensure_ascii=False),
             options=json.dumps(options),
             created=now(),
+            edit_key=new_key() if edit_key is None else edit_key,
         )
 
     def load_sheet(self, sheet_id: int) -> tuple[list[Any], dict[str, Any], list[Any]]:
@@ -384,17 +443,51 @@ class SqlStore:
     def sheet_ids(self) -> list[int]:
         return self._ids(sheets)
 
-    def add_sheet_deal(self, sheet_id: int, seq: int, deal: dict[str, Any], key: str | None = None) -> None:
-        entry = None if key is None else ("sheet-deal", key)
-        self._add_line(sheet_deals, sheet_id, seq, json.dumps(deal, ensure_ascii=False), entry)
+    def sheet_key(self, sheet_id: int) -> str:
+        return self._key(sheets, sheet_id, "score sheet")
 
-    def remove_sheet_deal(self, sheet_id: int, seq: int) -> None:
-        self._remove_line(sheet_deals, sheet_id, seq)
+    def sheet_page(self, before: int | None, limit: int) -> list[SheetRow]:
+        rows = self._page(sheets, (sheets.c.players, sheets.c.created, sheets.c.summary), before, limit)
+        return [
+            SheetRow(
+                row.id,
+                json.loads(row.players),
+                row.created,
+                None if row.summary is None else json.loads(row.summary),
+            )
+            for row in rows
+        ]
+
+    def set_sheet_summary(self, sheet_id: int, summary: dict[str, Any], deals: int) -> None:
+        """Keep ``summary`` (scored from ``deals`` deal lines) unless the sheet has one by now or another
+        number of lines: a writer in the meantime wrote its own, or left it unknown for the next list."""
+        lines = sa.select(sa.func.count()).where(sheet_deals.c.sheet_id == sheet_id).scalar_subquery()
+        update = sheets.update().where(sheets.c.id == sheet_id, sheets.c.summary.is_(None), lines == deals)
+        with self.transaction() as db:
+            db.execute(update.values(summary=json.dumps(summary, ensure_ascii=False)))
+
+    def add_sheet_deal(
+        self,
+        sheet_id: int,
+        seq: int,
+        deal: dict[str, Any],
+        key: str | None = None,
+        *,
+        summary: dict[str, Any] | None = None,
+    ) -> None:
+        entry = None if key is None else ("sheet-deal", key)
+        line = json.dumps(deal, ensure_ascii=False)
+        self._add_line(sheet_deals, sheet_id, seq, line, entry, self._summary(sheet_id, summary))
+
+    def remove_sheet_deal(self, sheet_id: int, seq: int, *, summary: dict[str, Any] | None = None) -> None:
+        self._remove_line(sheet_deals, sheet_id, seq, self._summary(sheet_id, summary))
 
     # -- banki games -------------------------------------------------------------------------------
 
-    def create_banki(self, names: list[str], options: dict[str, Any], seed: Seed) -> int:
-        return self._insert(banki_games, **banki_row(names, options, seed))
+    def create_banki(
+        self, names: list[str], options: dict[str, Any], seed: Seed, edit_key: str | None = None
+    ) -> int:
+        return self._insert(banki_games, **banki_row(names, options, seed, edit_key))
 
     def load_banki(self, game_id: int) -> tuple[list[str], dict[str, Any], Seed, list[str]]:
         """(names, options, seed, events) of a stored banki game."""
@@ -405,6 +498,13 @@ class SqlStore:
 
     def banki_ids(self) -> list[int]:
         return self._ids(banki_games)
+
+    def banki_key(self, game_id: int) -> str:
+        return self._key(banki_games, game_id, "banki game")
+
+    def banki_page(self, before: int | None, limit: int) -> list[BankiRow]:
+        rows = self._page(banki_games, (banki_games.c.names, banki_games.c.created), before, limit)
+        return [BankiRow(row.id, json.loads(row.names), row.created) for row in rows]
 
     def add_banki_event(self, game_id: int, seq: int, event: str, key: str | None = None) -> None:
         self._add_line(banki_events, game_id, seq, event, None if key is None else ("banki-event", key))
@@ -419,3 +519,21 @@ class SqlStore:
 
     def remove_banki_event(self, game_id: int, seq: int) -> None:
         self._remove_line(banki_events, game_id, seq)
+
+    # -- health ------------------------------------------------------------------------------------
+
+    def probe(self) -> None:
+        """Write the health row (RecordError if the database cannot take it), and for a file, check that
+        its disk has :data:`FREE_BYTES` free."""
+        with self.transaction() as db:
+            if db.execute(health.update().where(health.c.id == 1).values(checked=now())).rowcount != 1:
+                db.execute(health.insert().values(id=1, checked=now()))
+        if self.path is not None:
+            try:
+                free = shutil.disk_usage(self.path.resolve().parent).free
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot see the disk of the database {self.location}: {exc.strerror}"
+                ) from None
+            if free < FREE_BYTES:
+                raise StoreError(f"the disk of the database {self.location} is full: {free} bytes free")

@@ -12,8 +12,10 @@ import asyncio
 import dataclasses
 import hashlib
 import json
+import logging
 import re
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,7 +24,7 @@ from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -30,20 +32,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from koloda import i18n, registry, verify
 from koloda.bots.base import LEVELS
-from koloda.errors import KolodaError
+from koloda.errors import KolodaError, StoreError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, coach, entries, guard, offline, refusals, schemas, sheets
+from koloda.web import banki, coach, editkeys, entries, guard, offline, refusals, schemas, sheets, storecalls
 from koloda.web.bus import RedisBus
 from koloda.web.clients import Client
 from koloda.web.guard import Gate, Guard, Verdict
 from koloda.web.hub import Hub, Room
 from koloda.web.limits import Limits
-from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, Ping, Sync
+from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, PageQuery, Ping, Sync
+from koloda.web.storecalls import off_loop
 from koloda.web.tables import fairness, game_record
 from koloda.web.telemetry import Telemetry
 
 STATIC = Path(__file__).parent / "static"
+LOG = logging.getLogger("koloda.web")
 ID = re.compile(r"[0-9]{1,18}")  # the store's ids are 64-bit integers
 
 M = TypeVar("M", bound=BaseModel)
@@ -95,10 +99,21 @@ async def _refused(request: Request, exc: Exception) -> Response:
             status = exc.status_code
             exc = refusals.refuse("bad_request", reason=exc.detail)
             exc.status = status
+    if isinstance(exc, StoreError):  # the database cannot be used now: 503, try again
+        exc = storecalls.refused(exc)
     assert isinstance(exc, KolodaError)
     request.app.state.telemetry.refused("http", exc.code)
     return JSONResponse(refusals.body(exc), status_code=exc.status, headers=headers)
 
+
+async def _left(request: Request, exc: Exception) -> Response:
+    """The client went away before its body arrived: nobody is there to answer; one line in the log."""
+    LOG.info("a client left in mid-body: %s %s", request.method, refusals.shown(request.url.path, 80))
+    return Response(status_code=400)
+
+
+#: The headers of an answer that holds a secret (a seat's token, an edit key): no cache may keep it.
+NO_STORE = {"Cache-Control": "no-store"}
 
 WORDS_MARK = "<!--koloda-words-->"
 
@@ -135,13 +150,16 @@ def create_app(
     redis: str | None = None,
     limits: Limits | None = None,
     coach_settings: dict[str, Any] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The web app over ``store``; bots wait ``bot_delay`` seconds before each move, think in
     ``bot_workers`` processes (None: one per core but one; 0: threads of this process), and a bot that
     takes more than ``bot_seconds`` for a move is replaced by its fallback for that move. ``redis`` (a
     URL) makes this process one node of many sharing ``store`` (docs/deploy.md). ``limits``: what one
     client may ask (koloda.web.limits; the defaults when None). ``coach_settings``: the coach's raters'
-    settings (how many worlds; their defaults when None: docs/analysis.md)."""
+    settings (how many worlds; their defaults when None: docs/analysis.md). ``clock``: what every time
+    limit is measured on (rates, a send outstanding, a bot's time, the health probe; tests pass their
+    own)."""
     hub: Hub | None = None
     the_coach: coach.Coach | None = None
     limits = Limits() if limits is None else limits
@@ -162,6 +180,7 @@ def create_app(
             bot_workers=bot_workers,
             bus=bus,
             telemetry=telemetry,
+            clock=clock,
         )
         the_coach = coach.Coach(store, settings=coach_settings)
         app.state.hub = hub
@@ -206,10 +225,12 @@ def create_app(
             | {"levels": list(LEVELS)}
         )
 
-    async def tables(request: Request) -> Response:
+    async def list_tables(request: Request) -> Response:
         _query(request, NoQuery)
-        if request.method == "GET":
-            return JSONResponse(await the_hub().summaries())
+        return JSONResponse(await the_hub().summaries())
+
+    async def new_table(request: Request) -> Response:
+        _query(request, NoQuery)
         with guard.creation(request.scope, limits):
             room, tokens = await the_hub().create_table(await _body(request, schemas.NewTable, options=True))
         return JSONResponse(
@@ -222,6 +243,7 @@ def create_app(
                 ],
             },
             status_code=201,
+            headers=NO_STORE,
         )
 
     async def table(request: Request) -> Response:
@@ -234,7 +256,7 @@ def create_app(
         table_id = _id(request.path_params["id"], "unknown_table")
         body = await _body(request, schemas.Join)
         token = await the_hub().join(table_id, body.seat, body.name)
-        return JSONResponse({"token": token, "link": f"/table/{table_id}?token={token}"})
+        return JSONResponse({"token": token, "link": f"/table/{table_id}?token={token}"}, headers=NO_STORE)
 
     async def close_table(request: Request) -> Response:
         """Close a person's own game (every other seat a bot or never taken) before its end; its secret is
@@ -296,23 +318,23 @@ def create_app(
         if not room.state.is_over():
             raise refusals.refuse("game_not_over", id=table_id)
         assert the_coach is not None, "the app is used outside its lifespan"
-        answer = the_coach.ask(dataclasses.replace(room.record, actions=tuple(room.actions)), body.seat)
+        answer = await the_coach.ask(dataclasses.replace(room.record, actions=tuple(room.actions)), body.seat)
         return JSONResponse(answer, status_code=200 if answer["status"] == "done" else 202)
 
-    async def sheet_list(request: Request) -> Response:
+    # The score sheets and banki games call the store on a worker thread (off_loop); a database that
+    # cannot be used is 503 there as at the tables (koloda.web.storecalls, _refused).
+    async def list_sheets(request: Request) -> Response:
+        asked = _query(request, PageQuery)
+        return JSONResponse(await off_loop(sheets.page, store, asked.below, asked.size))
+
+    async def new_sheet(request: Request) -> Response:
         _query(request, NoQuery)
-        if request.method == "POST":
-            with guard.creation(request.scope, limits):
-                sheet_id = sheets.create_sheet(store, await _body(request, schemas.NewSheet, options=True))
-            return JSONResponse(sheets.sheet_json(sheet_id, sheets.load_sheet(store, sheet_id)), 201)
-        return JSONResponse(
-            [
-                {"id": sheet_id, "players": list(game.names), "deals": len(game.book.deals)}
-                for sheet_id, game in (
-                    (i, sheets.load_sheet(store, i)) for i in reversed(store.sheet_ids()[-50:])
-                )
-            ]
-        )
+        with guard.creation(request.scope, limits):
+            made = await _body(request, schemas.NewSheet, options=True)
+            sheet_id, key = await off_loop(sheets.create_sheet, store, made)
+        game = await off_loop(sheets.load_sheet, store, sheet_id)
+        secret = {"key": key, "link": editkeys.link("sheet", sheet_id, key)}
+        return JSONResponse(sheets.sheet_json(sheet_id, game) | secret, status_code=201, headers=NO_STORE)
 
     async def sheet_options(request: Request) -> Response:
         _query(request, NoQuery)
@@ -321,20 +343,24 @@ def create_app(
     async def sheet(request: Request) -> Response:
         _query(request, NoQuery)
         sheet_id = _id(request.path_params["id"], "unknown_sheet")
-        action = request.path_params.get("action")
-        if action == "deals":
-            # The deal line is any JSON value: the score file's reader checks it.
-            key = entries.key_of(request.headers.get(entries.HEADER))
-            line = schemas.parse_json(await _raw(request), limits)
-            game, seq, again = sheets.add_deal(store, sheet_id, line, key)
-            return JSONResponse(sheets.sheet_json(sheet_id, game) | _entry(key, seq, again))
-        elif action == "undo":
-            schemas.no_body(await _raw(request))
-            game = sheets.undo_deal(store, sheet_id)
-        elif action is None:
-            game = sheets.load_sheet(store, sheet_id)
-        else:
-            raise refusals.refuse("not_found", path=refusals.shown(request.url.path, 80))
+        game = await off_loop(sheets.load_sheet, store, sheet_id)
+        return JSONResponse(sheets.sheet_json(sheet_id, game))
+
+    async def sheet_deal(request: Request) -> Response:
+        _query(request, NoQuery)
+        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        key = entries.key_of(request.headers.get(entries.HEADER))
+        # The deal line is any JSON value: the score file's reader checks it.
+        line = schemas.parse_json(await _raw(request), limits)
+        edit = request.headers.get(editkeys.HEADER)
+        game, seq, again = await off_loop(sheets.add_deal, store, sheet_id, line, edit, key)
+        return JSONResponse(sheets.sheet_json(sheet_id, game) | _entry(key, seq, again))
+
+    async def sheet_undo(request: Request) -> Response:
+        _query(request, NoQuery)
+        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        schemas.no_body(await _raw(request))
+        game = await off_loop(sheets.undo_deal, store, sheet_id, request.headers.get(editkeys.HEADER))
         return JSONResponse(sheets.sheet_json(sheet_id, game))
 
     async def export(request: Request) -> Response:
@@ -345,25 +371,26 @@ def create_app(
             raise refusals.refuse(
                 "bad_format", field="format", format=refusals.shown(fmt), formats=", ".join(sheets.FORMATS)
             )
-        text = sheets.export(sheets.load_sheet(store, sheet_id), fmt, "ru" if lang == "ru" else "en")
+        game = await off_loop(sheets.load_sheet, store, sheet_id)
+        text = await off_loop(sheets.export, game, fmt, "ru" if lang == "ru" else "en")
         return PlainTextResponse(
             text,
             media_type=sheets.FORMATS[fmt] + "; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="thousand-{sheet_id}.{fmt}"'},
         )
 
-    async def banki_list(request: Request) -> Response:
+    async def list_banki(request: Request) -> Response:
+        asked = _query(request, PageQuery)
+        return JSONResponse(await off_loop(banki.page, store, asked.below, asked.size))
+
+    async def new_banki(request: Request) -> Response:
         _query(request, NoQuery)
-        if request.method == "POST":
-            with guard.creation(request.scope, limits):
-                game_id = banki.create(store, await _body(request, schemas.NewBanki, options=True))
-            return JSONResponse(banki.answer(game_id, banki.load(store, game_id)), 201)
-        return JSONResponse(
-            [
-                {"id": game_id, "names": store.load_banki(game_id)[0]}
-                for game_id in reversed(store.banki_ids()[-50:])
-            ]
-        )
+        with guard.creation(request.scope, limits):
+            made = await _body(request, schemas.NewBanki, options=True)
+            game_id, key = await off_loop(banki.create, store, made)
+        state = await off_loop(banki.load, store, game_id)
+        secret = {"key": key, "link": editkeys.link("banki", game_id, key)}
+        return JSONResponse(banki.answer(game_id, state) | secret, status_code=201, headers=NO_STORE)
 
     async def banki_options(request: Request) -> Response:
         _query(request, NoQuery)
@@ -372,71 +399,101 @@ def create_app(
     async def banki_game(request: Request) -> Response:
         _query(request, NoQuery)
         game_id = _id(request.path_params["id"], "unknown_game")
-        action = request.path_params.get("action")
-        if action == "events":
-            key = entries.key_of(request.headers.get(entries.HEADER))
-            raw = await _raw(request)
-            event = schemas.body(raw, schemas.BankiEvent, limits, keys={"event": "event_shape"})
-            state, seq, again = banki.add_event(store, game_id, event.event, key)
-            return JSONResponse(banki.answer(game_id, state) | _entry(key, seq, again))
-        elif action == "undo":
-            schemas.no_body(await _raw(request))
-            state = banki.undo(store, game_id)
-        elif action is None:
-            state = banki.load(store, game_id)
-        else:
-            raise refusals.refuse("not_found", path=refusals.shown(request.url.path, 80))
+        return JSONResponse(await off_loop(_banki_json, game_id))
+
+    def _banki_json(game_id: int) -> dict[str, Any]:  # on a worker thread: replaying and describing the game
+        return banki.answer(game_id, banki.load(store, game_id))
+
+    async def banki_event(request: Request) -> Response:
+        _query(request, NoQuery)
+        game_id = _id(request.path_params["id"], "unknown_game")
+        key = entries.key_of(request.headers.get(entries.HEADER))
+        raw = await _raw(request)
+        event = schemas.body(raw, schemas.BankiEvent, limits, keys={"event": "event_shape"})
+        edit = request.headers.get(editkeys.HEADER)
+        state, seq, again = await off_loop(banki.add_event, store, game_id, event.event, edit, key)
+        return JSONResponse(banki.answer(game_id, state) | _entry(key, seq, again))
+
+    async def banki_undo(request: Request) -> Response:
+        _query(request, NoQuery)
+        game_id = _id(request.path_params["id"], "unknown_game")
+        schemas.no_body(await _raw(request))
+        state = await off_loop(banki.undo, store, game_id, request.headers.get(editkeys.HEADER))
         return JSONResponse(banki.answer(game_id, state))
 
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()
         with suppress(WebSocketDisconnect):
-            await _play(the_hub(), websocket, Gate(websocket.scope, limits), limits)
+            await _play(the_hub(), websocket, Gate(websocket.scope, limits, clock), limits)
 
     async def metrics(request: Request) -> Response:
         _query(request, NoQuery)
         return PlainTextResponse(telemetry.metrics(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
+    probe = storecalls.Probe(store, clock=clock)
+
     async def healthz(request: Request) -> Response:
+        """200 while the server serves and its database takes a write; else 503 (a proxy or a monitor
+        takes the node out), the reason in the log."""
         _query(request, NoQuery)
+        healthy = await probe.healthy()
         return JSONResponse(
-            {"status": "ok", "uptime": round(telemetry.up(), 3), "tables": len(the_hub().rooms)},
-            headers={"Cache-Control": "no-store"},
+            {
+                "status": "ok" if healthy else "unavailable",
+                "store": "ok" if healthy else "cannot write",
+                "uptime": round(telemetry.up(), 3),
+                "tables": len(the_hub().rooms),
+            },
+            status_code=200 if healthy else 503,
+            headers=NO_STORE,
         )
 
+    # Every route names its methods (GET takes HEAD too, which answers as GET does without the body): a
+    # handler is never reached by a method it does not serve.
+    get = ["GET"]
+    post = ["POST"]
     routes = [
-        Route("/", page("index.html")),
-        Route("/table/{id}", page("table.html")),
-        Route("/sheet", page("sheet.html")),
-        Route("/sheet/{id}", page("sheet.html")),
-        Route("/banki", page("banki.html")),
-        Route("/banki/{id}", page("banki.html")),
-        Route("/sw.js", page("sw.js", offline.service_worker(page_html), "text/javascript; charset=utf-8")),
-        Route("/manifest.webmanifest", page("manifest", manifest, "application/manifest+json")),
-        Route("/api/games", games),
-        Route("/api/tables", tables, methods=["GET", "POST"]),
-        Route("/api/tables/{id}", table),
-        Route("/api/tables/{id}/join", join, methods=["POST"]),
-        Route("/api/tables/{id}/close", close_table, methods=["POST"]),
-        Route("/api/tables/{id}/fairness", table_fairness),
-        Route("/api/tables/{id}/record", table_record),
-        Route("/api/tables/{id}/analysis", analysis, methods=["POST"]),
-        Route("/api/sheets", sheet_list, methods=["GET", "POST"]),
-        Route("/api/sheets/options", sheet_options),
-        Route("/api/sheets/{id}", sheet),
-        Route("/api/sheets/{id}/{action:str}", sheet, methods=["POST"]),
-        Route("/api/sheets/{id}/export/{fmt}", export),
-        Route("/api/banki", banki_list, methods=["GET", "POST"]),
-        Route("/api/banki/options", banki_options),
-        Route("/api/banki/{id}", banki_game),
-        Route("/api/banki/{id}/{action:str}", banki_game, methods=["POST"]),
-        Route("/metrics", metrics),
-        Route("/healthz", healthz),
+        Route("/", page("index.html"), methods=get),
+        Route("/table/{id}", page("table.html"), methods=get),
+        Route("/sheet", page("sheet.html"), methods=get),
+        Route("/sheet/{id}", page("sheet.html"), methods=get),
+        Route("/banki", page("banki.html"), methods=get),
+        Route("/banki/{id}", page("banki.html"), methods=get),
+        Route(
+            "/sw.js",
+            page("sw.js", offline.service_worker(page_html), "text/javascript; charset=utf-8"),
+            methods=get,
+        ),
+        Route("/manifest.webmanifest", page("manifest", manifest, "application/manifest+json"), methods=get),
+        Route("/api/games", games, methods=get),
+        Route("/api/tables", list_tables, methods=get),
+        Route("/api/tables", new_table, methods=post),
+        Route("/api/tables/{id}", table, methods=get),
+        Route("/api/tables/{id}/join", join, methods=post),
+        Route("/api/tables/{id}/close", close_table, methods=post),
+        Route("/api/tables/{id}/fairness", table_fairness, methods=get),
+        Route("/api/tables/{id}/record", table_record, methods=get),
+        Route("/api/tables/{id}/analysis", analysis, methods=post),
+        Route("/api/sheets", list_sheets, methods=get),
+        Route("/api/sheets", new_sheet, methods=post),
+        Route("/api/sheets/options", sheet_options, methods=get),
+        Route("/api/sheets/{id}", sheet, methods=get),
+        Route("/api/sheets/{id}/deals", sheet_deal, methods=post),
+        Route("/api/sheets/{id}/undo", sheet_undo, methods=post),
+        Route("/api/sheets/{id}/export/{fmt}", export, methods=get),
+        Route("/api/banki", list_banki, methods=get),
+        Route("/api/banki", new_banki, methods=post),
+        Route("/api/banki/options", banki_options, methods=get),
+        Route("/api/banki/{id}", banki_game, methods=get),
+        Route("/api/banki/{id}/events", banki_event, methods=post),
+        Route("/api/banki/{id}/undo", banki_undo, methods=post),
+        Route("/metrics", metrics, methods=get),
+        Route("/healthz", healthz, methods=get),
         WebSocketRoute("/ws/{id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    handlers = {KolodaError: _refused, HTTPException: _refused}
-    middleware = [Middleware(Guard, limits=limits, telemetry=telemetry)]
+    handlers = {KolodaError: _refused, HTTPException: _refused, ClientDisconnect: _left}
+    middleware = [Middleware(Guard, limits=limits, telemetry=telemetry, clock=clock)]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers, middleware=middleware)
     app.state.limits = limits
     app.state.telemetry = telemetry
@@ -492,7 +549,9 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
         hello = await _receive(websocket, gate, limits)
         if not isinstance(hello, Hello):
             raise refusals.refuse("first_hello")
-        client = Client(None, websocket.send_text, close, patch=hello.patch, token=hello.token)
+        client = Client(
+            None, websocket.send_text, close, patch=hello.patch, token=hello.token, clock=hub.clock
+        )
         await hub.attach(room, client)  # the link's seat, under the room's lock
     except (KolodaError, _Throttled) as exc:
         refusal = exc.refusal if isinstance(exc, _Throttled) else exc
@@ -503,6 +562,7 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
     try:
         _resync(room, client, hello.v)
         while not client.dropped:
+            await asyncio.sleep(0)  # the frames queued for the last message go out before the next one
             try:
                 message = await _receive(websocket, gate, limits)
                 if message is None:
@@ -522,7 +582,7 @@ async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> N
                 client.send(refusals.frame(exc))
                 room.revoke_stale()  # a link another one replaced (on another node, say) sees no more
                 if not client.dropped:
-                    client.message("sync", room.message(seat))  # the refused client sees the table as it is
+                    client.resync(lambda: room.message(seat))  # the refused client sees the table as it is
     finally:
         room.clients.discard(client)
         await client.stop()
@@ -532,7 +592,7 @@ def _resync(room: Room, client: Client, version: int | None) -> None:
     if version == room.version:
         client.send({"type": "uptodate", "v": room.version})
     else:
-        client.message("sync", room.message(client.seat))
+        client.resync(lambda: room.message(client.seat))
 
 
 async def _handle(hub: Hub, room: Room, client: Client, message: Hello | Act | Sync | Ping) -> None:

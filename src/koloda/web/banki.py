@@ -6,8 +6,8 @@ banki resume`` goes on with the same games.
 
 >>> from koloda.store.sql import SqlStore
 >>> store = SqlStore("sqlite://")
->>> game_id = create(store, NewBanki(names=["Аня", "Боря", "Вера", "Гена"], seed=1))
->>> state, seq, again = add_event(store, game_id, "kick Аня 7")
+>>> game_id, key = create(store, NewBanki(names=["Аня", "Боря", "Вера", "Гена"], seed=1))
+>>> state, seq, again = add_event(store, game_id, "kick Аня 7", key)
 >>> state.history[-1].player
 'Аня'
 """
@@ -21,14 +21,15 @@ from koloda.banki.events import in_words
 from koloda.banki.view import describe, news_text, templates, what_next
 from koloda.errors import ConflictError, KolodaError, NotationError, NotFoundError
 from koloda.seeds import Seed, commitment, new_secret
-from koloda.store import Store
-from koloda.web import entries
+from koloda.store import Store, new_key
+from koloda.web import editkeys, entries
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewBanki, game_options, options_offer
 
 
-def create(store: Store, request: NewBanki) -> int:
-    """A new game from ``{"names": [...], "preset": "moscow", "options": {...}, "seed"?}``."""
+def create(store: Store, request: NewBanki) -> tuple[int, str]:
+    """A new game from ``{"names": [...], "preset": "moscow", "options": {...}, "seed"?}``: its id and edit
+    key."""
     options = game_options(BankiOptions, request.preset, request.options)
     seed: Seed = new_secret() if request.seed is None else request.seed  # a number is the creator's
     try:
@@ -37,7 +38,21 @@ def create(store: Store, request: NewBanki) -> int:
         raise wrap("bad_names", exc, field="names") from None
     except KolodaError as exc:  # how many players this variant takes, two of one name
         raise wrap("bad_options", exc, field="names") from None
-    return store.create_banki(list(state.names), options.to_dict(), seed)
+    key = new_key()
+    return store.create_banki(list(state.names), options.to_dict(), seed, key), key
+
+
+def check_key(store: Store, game_id: int, given: str | None) -> None:
+    """Refuse a change of the game without its edit key (koloda.web.editkeys); no such game: 404."""
+    editkeys.require("banki", game_id, given, store.banki_key, "unknown_game")
+
+
+def page(store: Store, before: int | None, limit: int) -> list[dict[str, Any]]:
+    """``GET /api/banki``: ``limit`` games, newest first, below the id ``before`` (one query: no game is
+    replayed to list it)."""
+    return [
+        {"id": row.id, "names": row.names, "created": row.created} for row in store.banki_page(before, limit)
+    ]
 
 
 def load(store: Store, game_id: int) -> BankiState:
@@ -48,10 +63,14 @@ def load(store: Store, game_id: int) -> BankiState:
         raise refuse("unknown_game", id=game_id) from None
 
 
-def add_event(store: Store, game_id: int, text: str, key: str | None = None) -> tuple[BankiState, int, bool]:
-    """Referee one event line; a refused one names the reason (in both languages) and is not stored. With
-    ``key`` (the entry's idempotency key, docs/web.md, "Offline") an entry already stored under it is not
-    stored again. The game, the event's number, and whether it was stored before."""
+def add_event(
+    store: Store, game_id: int, text: str, edit_key: str | None, key: str | None = None
+) -> tuple[BankiState, int, bool]:
+    """Referee one event line; a refused one names the reason (in both languages) and is not stored, nor
+    is one without the game's ``edit_key``. With ``key`` (the entry's idempotency key, docs/web.md,
+    "Offline") an entry already stored under it is not stored again. The game, the event's number, and
+    whether it was stored before."""
+    check_key(store, game_id, edit_key)
     if key is not None and (seq := entries.stored(store, "banki-event", game_id, key)) is not None:
         return load(store, game_id), seq, True
     state = load(store, game_id)
@@ -69,8 +88,9 @@ def add_event(store: Store, game_id: int, text: str, key: str | None = None) -> 
     return state, len(state.history), False
 
 
-def undo(store: Store, game_id: int) -> BankiState:
-    """Take back the last event."""
+def undo(store: Store, game_id: int, edit_key: str | None) -> BankiState:
+    """Take back the last event (with the game's edit key)."""
+    check_key(store, game_id, edit_key)
     state = load(store, game_id)
     if not state.history:
         raise refuse("no_event_to_undo")

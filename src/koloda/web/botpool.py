@@ -16,9 +16,10 @@ that fights the event loop for the interpreter's lock: at 1,000 tables of bots a
 there (docs/performance.md, "The web app under load"). A worker keeps up to :data:`WINDOW` moves in hand,
 so one slow bot delays at most that many others; the others go to the worker with the fewest.
 
-A bot that takes more than twice the time limit is not waited for: the hub plays a random legal move
-instead. Its worker is stopped and replaced (its other moves go to the next worker), so a bot that never
-returns costs neither a worker nor the moves behind it. A worker that dies fails the move it was on and
+A bot that takes more than twice the time limit (measured on the pool's clock, which tests replace) is
+not waited for: the hub plays a random legal move instead, in a worker process as on a thread. Its
+worker is stopped and replaced (its other moves go to the next worker), so a bot that never returns
+costs neither a worker nor the moves behind it. A worker that dies fails the move it was on and
 is replaced in the same way. A worker ends when its socket closes: when the pool closes or the server
 dies, whatever kills it.
 """
@@ -31,7 +32,8 @@ import functools
 import os
 import pickle
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -168,12 +170,24 @@ def _picklable(exc: Exception) -> Exception:
     return exc
 
 
+def _settle(move: _Move, done: asyncio.Future[tuple[int, list[Fault]]]) -> None:
+    """A move thought on a thread came back: its answer, unless its time ran out first."""
+    if move.future.done():
+        return
+    if done.cancelled():
+        move.future.cancel()
+    elif (error := done.exception()) is not None:
+        move.future.set_exception(error)
+    else:
+        move.future.set_result(done.result())
+
+
 def default_workers() -> int:
     """One worker per core but the event loop's, at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-@dataclass
+@dataclass(eq=False)  # in a set by identity (BotPool._threaded)
 class _Move:
     table: Table
     actions: list[str]  # the table's actions (the room's own list: those up to ``version`` are used)
@@ -183,8 +197,8 @@ class _Move:
     seed: int
     seconds: float
     future: asyncio.Future[tuple[int, list[Fault]]]
-    deadline: float  # the loop's clock: past it the move fails with TimeoutError
-    sent: float = 0.0  # the loop's clock too
+    deadline: float  # the pool's clock: past it the move fails with TimeoutError
+    sent: float = 0.0  # the pool's clock too
 
     def job(self, held: int | None) -> Job:
         """The move for a worker that holds ``held`` of the table's actions (None: not the table)."""
@@ -214,10 +228,12 @@ class _Worker:
 
 
 class BotPool:
-    """Runs :func:`think` in ``workers`` processes (0: threads of this process)."""
+    """Runs :func:`think` in ``workers`` processes (0: threads of this process); every time limit is
+    measured on ``clock``."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.workers = workers
+        self._clock = clock
         self.replaced = 0  # workers stopped or dead and started again (tests, the log)
         self._threads = (
             ThreadPoolExecutor(max_workers=2, thread_name_prefix="koloda-bot") if not workers else None
@@ -226,6 +242,7 @@ class BotPool:
         self._lock = threading.Lock()
         self._pool: list[_Worker] = []
         self._waiting: collections.deque[_Move] = collections.deque()
+        self._threaded: set[_Move] = set()  # moves thought on a thread, watched for their time
         self._starting: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._closed = False
@@ -243,7 +260,10 @@ class BotPool:
         """The move of the bot of ``level`` at ``seat`` after ``actions`` (a room's own list, which must
         not change while the move is asked) and its faults; TimeoutError after ``2 * seconds``."""
         loop = asyncio.get_running_loop()
-        move = _Move(table, actions, len(actions), seat, level, seed, seconds, loop.create_future(), 0.0)
+        deadline = self._clock() + 2 * seconds
+        move = _Move(table, actions, len(actions), seat, level, seed, seconds, loop.create_future(), deadline)
+        if self._watch is None and not self._closed:  # one timer for every move's time limit, not one a move
+            self._watch = loop.create_task(self._watchdog())
         if self._threads is not None:
             follower = self._follower
 
@@ -251,13 +271,16 @@ class BotPool:
                 with self._lock:  # one follower for the threads
                     return follower.move(move.job(follower.held(table.id)))
 
-            return await asyncio.wait_for(loop.run_in_executor(self._threads, thinking), timeout=2 * seconds)
+            # A thread cannot be stopped: past its time the move is answered without it (check).
+            self._threaded.add(move)
+            loop.run_in_executor(self._threads, thinking).add_done_callback(functools.partial(_settle, move))
+            try:
+                return await move.future
+            finally:
+                self._threaded.discard(move)
         if self._closed:
             raise WorkerError("the bot pool is closed")
-        move.deadline = loop.time() + 2 * seconds
         self._waiting.append(move)
-        if self._watch is None:  # one timer for every move's time limit, not one a move
-            self._watch = loop.create_task(self._watchdog())
         if len(self._pool) < self.workers:
             if self._starting is None or self._starting.done():
                 self._starting = loop.create_task(self._start())
@@ -299,7 +322,7 @@ class BotPool:
     def _pump(self) -> None:
         """Send the waiting moves to the workers with room, the least busy first (one write each)."""
         self._pumping = False
-        now = asyncio.get_running_loop().time()
+        now = self._clock()
         frames: dict[int, list[bytes]] = {}
         while self._waiting and self._pool:
             worker = min(self._pool, key=lambda w: len(w.held))
@@ -343,19 +366,22 @@ class BotPool:
             self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) died"))
 
     async def _watchdog(self) -> None:
-        """Every :data:`WATCH` seconds: the moves past their time fail with TimeoutError (the hub plays a
-        random move; one not yet sent is not sent), and a worker whose oldest move is past twice the time
-        limit is stuck: it is replaced."""
-        loop = asyncio.get_running_loop()
+        """Every :data:`WATCH` seconds, :meth:`check`."""
         while not self._closed:
             await asyncio.sleep(WATCH)
-            now = loop.time()
-            for move in [*self._waiting, *(m for w in self._pool for m in w.held)]:
-                if now > move.deadline and not move.future.done():
-                    move.future.set_exception(TimeoutError(f"no move after {move.seconds * 2:g} s"))
-            for worker in list(self._pool):
-                if worker.held and now - worker.held[0].sent > 2 * worker.held[0].seconds + 1:
-                    self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) was stuck"))
+            self.check()
+
+    def check(self) -> None:
+        """The moves past their time (by the pool's clock) fail with TimeoutError (the hub plays a random
+        move; one not yet sent is not sent), and a worker whose oldest move is past twice the time limit
+        and a second is stuck: it is replaced."""
+        now = self._clock()
+        for move in [*self._waiting, *(m for w in self._pool for m in w.held), *self._threaded]:
+            if now > move.deadline and not move.future.done():
+                move.future.set_exception(TimeoutError(f"no move after {move.seconds * 2:g} s"))
+        for worker in list(self._pool):
+            if worker.held and now - worker.held[0].sent > 2 * worker.held[0].seconds + 1:
+                self._replace(worker, WorkerError(f"the bot worker (pid {worker.process.pid}) was stuck"))
 
     def _replace(self, worker: _Worker, error: WorkerError) -> None:
         """Stop a worker; its first move fails with ``error``, the moves behind it wait for another."""

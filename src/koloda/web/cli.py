@@ -70,6 +70,7 @@ def serve(args: argparse.Namespace) -> int:
     from koloda.web import logs
     from koloda.web.app import create_app
     from koloda.web.limits import Limits
+    from koloda.web.protocol import timed
 
     if not 0 <= args.port <= 65535:
         raise RequestError(f"bad port {args.port}: expected 0-65535", field="port")
@@ -104,6 +105,7 @@ def serve(args: argparse.Namespace) -> int:
             port=port,
             log_config=logs.config(args.log_level, limits),
             access_log=False,
+            http=timed(limits),  # a slow client's request has a time limit (uvicorn's has none)
             ws="websockets-sansio",
             # a message past Limits.message is refused with a frame; one 16 times larger is not even read
             # (the protocol closes the socket with 1009)

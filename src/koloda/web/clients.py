@@ -13,6 +13,14 @@ script, a phone gone off the network) fills its queue, or has one send outstandi
 The frames of a client that asked for patches (``hello`` with ``"patch": true``) are the full message
 the first time and after every ``sync``, and patches against what it holds otherwise
 (:mod:`koloda.web.frames`).
+
+Refusals never fill the queue (issue 28): a refused message is answered with its error frame and the
+table as it is (a ``sync``), but a burst of refusals must not drop a client that reads. So at most
+:data:`REFUSALS` error frames wait at once (a burst's further ones are left out: the client has as many
+to read), and the table is not queued again while a ``sync`` waits in the queue (that one, and the frames
+queued after it, bring the client to the table as it is: every change of a table is queued to each of
+its clients). A client dropped is closed with its code in a real close frame before its connection ends
+(:meth:`Client.stop` waits for the close).
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ SEND_QUEUE = 64  # frames waiting for one client at most
 SEND_SECONDS = 10.0  # one frame's send may take this long
 TOO_SLOW = 4008  # the close code of a client dropped for not reading
 REVOKED = 4401  # the close code of a client whose link no longer holds its seat (another link took it)
+REFUSALS = 8  # error frames waiting for one client at most (a burst's others are left out)
+CLOSE_SECONDS = 10.0  # how long a close frame may wait for a socket that takes nothing now (a slow reader)
 
 SendText = Callable[[str], Awaitable[None]]
 Close = Callable[[int], Awaitable[None]]
@@ -46,6 +56,7 @@ class Client:
         *,
         patch: bool = False,
         token: str | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.seat = seat
         self.token = token  # the seat's link it came with (None: a spectator), checked under the room's lock
@@ -53,7 +64,10 @@ class Client:
         self.dropped = False
         self._send_text = send_text
         self._close = close
-        self._queue: collections.deque[str] = collections.deque()
+        self._clock = clock  # None: the loop's (what the hub's stalled check compares with)
+        # the frames to send, each with its kind (a sync, an error, else None) to count those waiting
+        self._queue: collections.deque[tuple[str, str | None]] = collections.deque()
+        self._waiting = {"sync": 0, "error": 0}
         self._held: dict[str, Any] | None = None  # the full message the client holds (patch clients)
         self._sending: asyncio.Task[None] | None = None  # the task sending the queue, while it has frames
         self._since = 0.0  # the loop's clock when the frame being sent was handed to the socket
@@ -61,8 +75,18 @@ class Client:
         self._code = TOO_SLOW
 
     def send(self, frame: dict[str, Any]) -> None:
-        """Queue a frame as it is (a refusal, a pong, an uptodate)."""
-        self._put(json.dumps(frame, ensure_ascii=False))
+        """Queue a frame as it is (a refusal, a pong, an uptodate); an error frame only if fewer than
+        :data:`REFUSALS` wait."""
+        kind = "error" if frame.get("type") == "error" else None
+        if kind == "error" and self._waiting["error"] >= REFUSALS:
+            return
+        self._put(json.dumps(frame, ensure_ascii=False), kind)
+
+    def resync(self, table: Callable[[], dict[str, Any]]) -> None:
+        """Queue the table as it is (``sync``: a refused client's, or one that asked), unless a sync waits
+        already: that one and what follows it show the table as it is. ``table`` builds the message."""
+        if self._waiting["sync"] == 0:
+            self.message("sync", table())
 
     def message(self, kind: str, message: dict[str, Any], cache: dict[Any, str] | None = None) -> None:
         """Queue a table's message (``sync``: whole; ``event``: a patch to a patch client that holds one).
@@ -83,23 +107,32 @@ class Client:
             cache[key] = text
         if self.patch:
             self._held = message
-        self._put(text)
+        self._put(text, "sync" if kind == "sync" else None)
 
-    def _put(self, text: str) -> None:
+    def _put(self, text: str, kind: str | None = None) -> None:
         if self.dropped:
             return
         if len(self._queue) >= SEND_QUEUE:
             self.drop()
             return
-        self._queue.append(text)
+        self._queue.append((text, kind))
+        if kind is not None:
+            self._waiting[kind] += 1
         if self._sending is None:
             loop = asyncio.get_running_loop()
-            self._since = loop.time()  # counted from now: the task has not run yet
+            self._since = self._now(loop)  # counted from now: the task has not run yet
             self._sending = loop.create_task(self._send())
 
+    def _clear(self) -> None:
+        self._queue.clear()
+        self._waiting = {"sync": 0, "error": 0}
+
+    def _now(self, loop: asyncio.AbstractEventLoop) -> float:
+        return loop.time() if self._clock is None else self._clock()
+
     def stalled(self, now: float) -> bool:
-        """Whether a frame has been on its way for more than :data:`SEND_SECONDS` at ``now`` (the loop's
-        clock)."""
+        """Whether a frame has been on its way for more than :data:`SEND_SECONDS` at ``now`` (the client's
+        clock: the loop's unless it was given one)."""
         return self._sending is not None and now - self._since > SEND_SECONDS
 
     def drop(self, code: int = TOO_SLOW) -> None:
@@ -108,27 +141,34 @@ class Client:
             return
         self.dropped = True
         self._code = code
-        self._queue.clear()
+        self._clear()
         if self._sending is not None:  # backed up: stop waiting for it
             self._sending.cancel()
         self._closing_task = asyncio.get_running_loop().create_task(self._closing())
 
     async def stop(self) -> None:
-        """The connection ended: stop sending."""
+        """The connection ended: stop sending; a client dropped gets its close frame first (the
+        connection is closed when its handler returns, and a close not yet sent would never be)."""
         self.dropped = True
-        self._queue.clear()
+        self._clear()
         task = self._sending
         if task is not None:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+        if self._closing_task is not None:
+            with contextlib.suppress(BaseException):
+                await self._closing_task
 
     async def _send(self) -> None:
         loop = asyncio.get_running_loop()
         try:
             while self._queue and not self.dropped:
-                self._since = loop.time()
-                await self._send_text(self._queue.popleft())
+                self._since = self._now(loop)
+                text, kind = self._queue.popleft()
+                if kind is not None:
+                    self._waiting[kind] -= 1
+                await self._send_text(text)
         except Exception:  # a broken socket: the client resyncs when it comes back
             self._sending = None
             self.drop()
@@ -136,5 +176,5 @@ class Client:
             self._sending = None
 
     async def _closing(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._close(self._code), timeout=1.0)
+        with contextlib.suppress(Exception):  # a socket that takes nothing takes no close frame either
+            await asyncio.wait_for(self._close(self._code), timeout=CLOSE_SECONDS)

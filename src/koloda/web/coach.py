@@ -30,6 +30,7 @@ from koloda.errors import RequestError
 from koloda.game import GameRecord
 from koloda.store import Store, TableRecord
 from koloda.web.refusals import refuse
+from koloda.web.storecalls import off_loop, unavailable
 
 LOG = logging.getLogger("koloda.web")
 NICE = 10  # the worker's lower priority
@@ -99,11 +100,12 @@ class Coach:
             process.terminate()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
-    def ask(self, record: TableRecord, seat: int) -> dict[str, Any]:
-        """The analysis of ``seat`` at a finished table: from the store, or its progress (started now if
-        it is not running). ``status`` is ``done``, ``waiting`` (behind another) or ``running``."""
+    async def ask(self, record: TableRecord, seat: int) -> dict[str, Any]:
+        """The analysis of ``seat`` at a finished table: from the store (read off the loop), or its
+        progress (started now if it is not running). ``status`` is ``done``, ``waiting`` (behind another)
+        or ``running``."""
         key = (record.id, seat, SEED)
-        stored = self.store.load_analysis(*key)
+        stored = await off_loop(unavailable, self.store.load_analysis, *key)
         if stored is not None:
             return {"status": "done", "done": len(record.actions), "total": len(record.actions)} | {
                 "analysis": stored
@@ -134,7 +136,7 @@ class Coach:
         try:
             future = self._executor.submit(compute, game, seat, seed, self.settings)
             result = await asyncio.wrap_future(future)
-            self.store.save_analysis(table, seat, seed, result)
+            await off_loop(self.store.save_analysis, table, seat, seed, result)
             self.computed += 1
             del self.jobs[job.key]
         except Exception as exc:  # a broken worker, an unreadable record, a game with no coach

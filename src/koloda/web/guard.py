@@ -68,6 +68,7 @@ class Guard:
         self.limits = limits
         self.quotas = Quotas(limits, clock)
         self.telemetry = telemetry
+        self._origins = frozenset(_origin(origin) for origin in limits.origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -96,7 +97,7 @@ class Guard:
         try:
             self._admit(quota)
             if scope["method"] not in SAFE_METHODS:
-                self._same_origin(headers, "request")
+                self._same_origin(scope, headers, "request")
                 _json_body(headers)
             length = headers.get("content-length", "")
             if length.isascii() and length.isdigit() and int(length) > self.limits.body:
@@ -144,14 +145,15 @@ class Guard:
 
         return capped
 
-    def _same_origin(self, headers: Headers, what: str) -> None:
+    def _same_origin(self, scope: Scope, headers: Headers, what: str) -> None:
         origin = headers.get("origin")
         if origin is None:
             site = headers.get("sec-fetch-site")
             if site is None or site in ("same-origin", "none"):
                 return  # not a browser (curl, a script), or a browser saying it is this site
             raise refuse("cross_origin", origin=refusals.shown(site), what=what)
-        if origin in self.limits.origins or _netloc(origin) == _host(headers.get("host", "")):
+        seen = _origin(origin)
+        if seen is not None and (seen == _own_origin(scope, headers) or seen in self._origins):
             return
         raise refuse("cross_origin", origin=refusals.shown(origin), what=what)
 
@@ -161,7 +163,7 @@ class Guard:
         quota = self._quota(scope)
         try:
             self._admit(quota)
-            self._same_origin(Headers(scope=scope), "websocket")
+            self._same_origin(scope, Headers(scope=scope), "websocket")
             if self.limits.connections and quota.open >= self.limits.connections:
                 raise refuse("too_many_connections", limit=self.limits.connections)
         except KolodaError as exc:
@@ -209,25 +211,27 @@ def _json_body(headers: Headers) -> None:
 
 
 _DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+_WEB_SCHEMES = {"ws": "http", "wss": "https"}  # a websocket's page has the scheme of the page
 
 
-def _netloc(origin: str) -> str | None:
-    """An origin's host and port as a Host header writes them (the default port left out)."""
+def _origin(origin: str) -> str | None:
+    """An origin as compared: its scheme and host, lower-cased, the scheme's default port left out (None:
+    not an origin a page of this server could have, such as ``null`` or ``file://``)."""
     try:
-        parts = urlsplit(origin)
+        parts = urlsplit(origin.strip())
     except ValueError:
         return None
-    if parts.scheme not in _DEFAULT_PORTS or not parts.netloc or parts.path or parts.query:
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.netloc or parts.path or parts.query or parts.fragment:
         return None
-    return _host(parts.netloc, _DEFAULT_PORTS[parts.scheme])
+    return f"{scheme}://{parts.netloc.lower().removesuffix(_DEFAULT_PORTS[scheme])}"
 
 
-def _host(host: str, default_port: str | None = None) -> str:
-    host = host.strip().lower()
-    for port in (default_port,) if default_port else _DEFAULT_PORTS.values():
-        if host.endswith(port):
-            return host.removesuffix(port)
-    return host
+def _own_origin(scope: Scope, headers: Headers) -> str | None:
+    """The origin of this server as the client reached it: the request's scheme (``https`` behind a proxy
+    that says ``X-Forwarded-Proto: https``, which uvicorn reads) and its ``Host``."""
+    scheme = str(scope.get("scheme") or "http")
+    return _origin(f"{_WEB_SCHEMES.get(scheme, scheme)}://{headers.get('host', '')}")
 
 
 # -- a connection's messages ---------------------------------------------------------------------------
@@ -245,8 +249,10 @@ class Verdict(enum.Enum):
 class Gate:
     """One connection's allowance of messages: its own (``Limits.messages``) and its address's
     (``Limits.address_messages``). The first message over either is refused with one ``rate_limited``
-    frame, the next are dropped unread, and after ``Limits.excess`` of them in a row the socket is closed
-    with 4429. A message let through again ends the run."""
+    frame, the next are dropped unread, and after ``Limits.excess`` of them in a run the socket is closed
+    with 4429. The run ends when a message is let through with a token to spare: a client back within
+    its rate. (A message let through on the one token a flood's pause refilled ends nothing: a flood of
+    fewer than ``excess`` messages a token was never closed.)"""
 
     def __init__(self, scope: Scope, limits: Limits, clock: Clock = time.monotonic) -> None:
         found = scope.get(QUOTA)
@@ -258,7 +264,8 @@ class Gate:
     def admit(self) -> Verdict:
         if self.own.take():
             if self.quota.messages.take():
-                self.refused = 0
+                if self.own.spare() and self.quota.messages.spare():
+                    self.refused = 0
                 return Verdict.HANDLE
             self.own.give_back()
         self.refused += 1

@@ -20,6 +20,7 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +37,7 @@ from koloda.web.clients import REVOKED, Client
 from koloda.web.committer import Committer
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewTable, SeatRequest, game_options
+from koloda.web.storecalls import off_loop, unavailable
 from koloda.web.tables import all_bots_end
 from koloda.web.telemetry import Telemetry, event
 from koloda.web.views import public_view, seat_view
@@ -141,8 +143,10 @@ class Hub:
         bot_workers: int | None = None,
         bus: Bus | None = None,
         telemetry: Telemetry | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
+        self.clock = clock  # a bot's time and a client's stalled send are measured on it (tests: their own)
         self.telemetry = Telemetry() if telemetry is None else telemetry
         self.telemetry.tables.read = lambda: len(self.rooms)
         self.bot_delay = bot_delay
@@ -151,7 +155,7 @@ class Hub:
         self.node = secrets.token_hex(6)  # this process, among the nodes on the bus
         self.bus = bus or Bus()
         self.committer = Committer(store)
-        self.bots = BotPool(default_workers() if bot_workers is None else bot_workers)
+        self.bots = BotPool(default_workers() if bot_workers is None else bot_workers, clock=clock)
         self._loading: dict[int, asyncio.Future[Room]] = {}
         self._ticker: asyncio.Task[None] | None = None
         self._beats: dict[int, list[Room]] = {}  # the rooms whose bot is due at a beat (its number)
@@ -172,9 +176,14 @@ class Hub:
             self.telemetry.loop_lag.observe(max(0.0, now - due))
             ticks += 1
             if ticks % round(1 / TICK) == 0:
-                for room in self.rooms.values():
-                    for client in [c for c in room.clients if c.stalled(now)]:
-                        client.drop()
+                self.drop_stalled()
+
+    def drop_stalled(self) -> None:
+        """Drop every client whose socket has not taken a frame for too long (by :attr:`clock`)."""
+        now = self.clock()
+        for room in self.rooms.values():
+            for client in [c for c in room.clients if c.stalled(now)]:
+                client.drop()
 
     async def close(self) -> None:
         if self._ticker is not None:
@@ -249,12 +258,7 @@ class Hub:
 
     async def _store(self, call: Any, *args: Any) -> Any:
         """A call of the store off the event loop; a database that cannot be reached is a 503."""
-        try:
-            return await asyncio.to_thread(call, *args)
-        except (NotFoundError, ConflictError):
-            raise
-        except RecordError as exc:
-            raise wrap("store_unavailable", exc) from None
+        return await off_loop(unavailable, call, *args)
 
     async def summaries(self) -> list[dict[str, Any]]:
         """The stored tables, newest first, with who sits where (for the lobby)."""

@@ -63,6 +63,10 @@ class Limits(Options):
     creations_window: int = 3600
     # bytes of an HTTP request body
     body: int = 65_536
+    # seconds a client may take to send a request's headers (from its connection, or its first byte after
+    # another request), and then its body; past them the connection is closed (koloda.web.protocol)
+    header_seconds: int = 10
+    body_seconds: int = 30
     # bytes of a websocket message
     message: int = 4096
     # how deep JSON may nest (a list or object in another); the deepest request koloda takes is 3
@@ -87,6 +91,8 @@ class Limits(Options):
         "creations_window": 1,
         "log_window": 1,
         "body": 1,
+        "header_seconds": 1,
+        "body_seconds": 1,
         "message": 1,
         "depth": 1,
         "name": 1,
@@ -143,6 +149,10 @@ class Bucket:
         if self.size == 0:
             return 0.0
         return max(0.0, (1 - self._fill()) / self._rate)
+
+    def spare(self) -> bool:
+        """Whether a whole token is left (size 0: always)."""
+        return self.size == 0 or self._fill() >= 1
 
     def full(self) -> bool:
         return self.size == 0 or self._fill() >= self.size

@@ -44,7 +44,7 @@ PREFIXES: dict[str, tuple[str, ...]] = {
         *("thousand.scoring.", "thousand.mark.", "thousand.table.", "thousand.player", "scorefile."),
         "refusal.unreadable_deal",
     ),
-    "banki.html": ("banki.",),
+    "banki.html": ("banki.", "names."),
 }
 
 

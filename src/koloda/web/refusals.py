@@ -61,6 +61,7 @@ class Text:
 TEXTS: dict[str, Text] = {
     # the request or message as a whole
     "bad_json": Text("bad_json", RequestError, 400),
+    "duplicate_key": Text("duplicate_key", RequestError, 400),
     "too_large": Text("too_large", RequestError, 413),
     "too_deep": Text("bad_json", RequestError, 400),
     "bad_request": Text("bad_request", RequestError, 400),
@@ -92,6 +93,11 @@ TEXTS: dict[str, Text] = {
     # the idempotency key of an entry sent from a phone (docs/web.md, "Offline")
     "bad_key": Text("bad_key", RequestError, 400),
     "key_reused": Text("key_reused", IllegalActionError, 409),
+    # the edit key of a score sheet or a banki game (koloda.web.editkeys)
+    "sheet_key_missing": Text("bad_edit_key", RequestError, 403),
+    "sheet_key_wrong": Text("bad_edit_key", RequestError, 403),
+    "banki_key_missing": Text("bad_edit_key", RequestError, 403),
+    "banki_key_wrong": Text("bad_edit_key", RequestError, 403),
     # seats
     "bad_seat": Text("bad_seat", RequestError, 400),
     "seat_taken": Text("seat_taken", IllegalActionError, 409),
@@ -138,6 +144,7 @@ TEXTS: dict[str, Text] = {
 #: The catalog key of every refusal's words.
 WORDS: dict[str, str] = {
     "bad_json": N_("refusal.bad_json"),
+    "duplicate_key": N_("refusal.duplicate_key"),
     "too_large": N_("refusal.too_large"),
     "too_deep": N_("refusal.too_deep"),
     "rate_limited": N_("refusal.rate_limited"),
@@ -165,6 +172,10 @@ WORDS: dict[str, str] = {
     "revoked": N_("refusal.revoked"),
     "bad_key": N_("refusal.bad_key"),
     "key_reused": N_("refusal.key_reused"),
+    "sheet_key_missing": N_("refusal.sheet_key_missing"),
+    "sheet_key_wrong": N_("refusal.sheet_key_wrong"),
+    "banki_key_missing": N_("refusal.banki_key_missing"),
+    "banki_key_wrong": N_("refusal.banki_key_wrong"),
     "bad_seat": N_("refusal.bad_seat"),
     "seat_taken": N_("refusal.seat_taken"),
     "seat_by_link": N_("refusal.seat_by_link"),
@@ -237,6 +248,9 @@ REASONS: dict[str, str] = {
     "literal_error": N_("refusal.reason.literal_error"),
     "choice": N_("refusal.reason.choice"),
     "name": N_("refusal.reason.name"),
+    "name_char": N_("refusal.reason.name_char"),
+    "page_size": N_("refusal.reason.page_size"),
+    "page_id": N_("refusal.reason.page_id"),
     "game": N_("refusal.reason.game"),
     "players_range": N_("refusal.reason.players_range"),
     "seat_count": N_("refusal.reason.seat_count"),

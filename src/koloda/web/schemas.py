@@ -22,9 +22,9 @@ Act(type='act', v=3, action='7H')
 
 from __future__ import annotations
 
+import json
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -40,7 +40,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError, from_json
 
-from koloda import registry
+from koloda import names, registry
 from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.options import Options as GameOptions
@@ -81,11 +81,13 @@ def _limits(info: ValidationInfo) -> Limits:
 
 
 def _name(value: str, info: ValidationInfo) -> str:
-    stripped = value.strip()
+    """A person's name as koloda.names keeps it (composed, its ends stripped), or why it cannot be one."""
     most = _limits(info).name
-    if not 1 <= len(stripped) <= most or any(unicodedata.category(c) in ("Cc", "Cs") for c in stripped):
-        raise _fail("name", max=most)
-    return stripped
+    try:
+        return names.person_name(value, most=most)
+    except names.BadName as exc:
+        refused = exc.msg.params.get("char") if exc.msg is not None else None
+        raise (_fail("name_char", char=refused) if refused else _fail("name", max=most)) from None
 
 
 def _choice(choices: Iterable[str]) -> AfterValidator:
@@ -105,8 +107,8 @@ def _event(value: str) -> str:
     return value
 
 
-#: A player's name: 1-40 characters (Limits.name) once the spaces at its ends are taken off, no control
-#: characters.
+#: A player's name: 1-40 characters (Limits.name) once the spaces at its ends are taken off, in the composed
+#: form, no character that does not show or turns the text (koloda.names).
 Name = Annotated[str, AfterValidator(_name)]
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
 Preset = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
@@ -222,6 +224,38 @@ class NoQuery(Strict):
     """Every other API request: no query parameters."""
 
 
+MAX_PAGE = 100  # sheets or banki games in one page of their list
+_DIGITS = re.compile(r"[0-9]{1,18}")  # as an id in a path
+
+
+def _page_size(value: str) -> str:
+    if not _DIGITS.fullmatch(value) or not 1 <= int(value) <= MAX_PAGE:
+        raise _fail("page_size", max=MAX_PAGE)
+    return value
+
+
+def _page_id(value: str) -> str:
+    if not _DIGITS.fullmatch(value):
+        raise _fail("page_id")
+    return value
+
+
+class PageQuery(Strict):
+    """``GET /api/sheets``, ``GET /api/banki``: at most ``limit`` of them (1-100, default 50), newest first,
+    of the ids below ``before`` (none: from the newest; the last id of a page: the next page)."""
+
+    limit: Annotated[str, AfterValidator(_page_size)] = "50"
+    before: Annotated[str, AfterValidator(_page_id)] | None = None
+
+    @property
+    def size(self) -> int:
+        return int(self.limit)
+
+    @property
+    def below(self) -> int | None:
+        return None if self.before is None else int(self.before)
+
+
 # -- websocket messages ------------------------------------------------------------------------------
 
 
@@ -284,7 +318,37 @@ def parse_json(raw: bytes | str, limits: Limits = DEFAULT_LIMITS) -> Any:
             raise refuse("too_deep", limit=limits.depth) from None
         raise refuse("bad_json", detail=detail) from None
     _check_json(data, limits.depth)
+    if isinstance(data, (dict, list)):
+        _unique_keys(raw)
     return data
+
+
+class _Repeated(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Repeated(key)
+        out[key] = value
+    return out
+
+
+def _unique_keys(raw: bytes | str) -> None:
+    """Refuse an object that gives a key twice: JSON parsers keep one of the two (pydantic's the last), so
+    a client and the server could read one request two ways (duplicate_key). The standard library's
+    parser is asked again, with a hook that sees every object's pairs; the text is already known to be
+    strict JSON."""
+    try:
+        json.loads(raw, object_pairs_hook=_unique_pairs)
+    except _Repeated as exc:
+        raise refuse("duplicate_key", name=shown(exc.key)) from None
+    except ValueError as exc:  # what pydantic read and this parser cannot (a number of 4300 digits)
+        raise refuse("bad_json", detail=str(exc)) from None
 
 
 def _check_json(data: Any, limit: int) -> None:

@@ -7,12 +7,13 @@ the store: a sheet kept in the terminal goes on here and the other way round.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
-from koloda.errors import ConflictError, KolodaError, NotFoundError
+from koloda.errors import ConflictError, KolodaError, NotFoundError, StoreError
 from koloda.i18n import Lang
-from koloda.store import Store
+from koloda.store import Store, new_key
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.sheet.scorefile import (
     Player,
@@ -21,10 +22,11 @@ from koloda.thousand.sheet.scorefile import (
     deal_from_json,
     deal_to_json,
     dump_score_file,
+    stored_summary,
 )
 from koloda.thousand.sheet.table import csv_table, markdown_table, page_table, winner_line
 from koloda.thousand.sheet.terminal import load_game
-from koloda.web import entries
+from koloda.web import editkeys, entries
 from koloda.web.refusals import refuse, wrap
 from koloda.web.schemas import NewSheet, game_options, options_offer
 
@@ -43,14 +45,36 @@ def options_json() -> dict[str, Any]:
     )
 
 
-def create_sheet(store: Store, request: NewSheet) -> int:
-    """A new sheet from ``{"players": [...], "preset": "home", "options": {...}}``."""
+def create_sheet(store: Store, request: NewSheet) -> tuple[int, str]:
+    """A new sheet from ``{"players": [...], "preset": "home", "options": {...}}``: its id and edit key."""
     try:
         players = check_players([Player.named(name) for name in request.players])
     except KolodaError as exc:
         raise wrap("bad_players", exc, field="players") from None
     options = game_options(ThousandOptions, request.preset, request.options)
-    return store.create_sheet([player.to_json() for player in players], options.to_dict())
+    key = new_key()
+    return store.create_sheet([player.to_json() for player in players], options.to_dict(), key), key
+
+
+def check_key(store: Store, sheet_id: int, given: str | None) -> None:
+    """Refuse a change of the sheet without its edit key (koloda.web.editkeys); no such sheet: 404."""
+    editkeys.require("sheet", sheet_id, given, store.sheet_key, "unknown_sheet")
+
+
+def page(store: Store, before: int | None, limit: int) -> list[dict[str, Any]]:
+    """``GET /api/sheets``: ``limit`` sheets, newest first, below the id ``before``, each as its stored
+    summary says (a sheet whose summary is not known is scored once and its summary kept)."""
+    out = []
+    for row in store.sheet_page(before, limit):
+        summary = row.summary
+        if summary is None:
+            players, options, deals = store.load_sheet(row.id)
+            summary = stored_summary(players, options, deals)
+            with contextlib.suppress(StoreError):  # not kept now (a full disk): scored again next time
+                store.set_sheet_summary(row.id, summary, len(deals))
+        names = [item if isinstance(item, str) else item["name"] for item in row.players]
+        out.append({"id": row.id, "players": names, "created": row.created, **summary})
+    return out
 
 
 def load_sheet(store: Store, sheet_id: int) -> ScoredGame:
@@ -61,11 +85,14 @@ def load_sheet(store: Store, sheet_id: int) -> ScoredGame:
         raise refuse("unknown_sheet", id=sheet_id) from None
 
 
-def add_deal(store: Store, sheet_id: int, deal: Any, key: str | None = None) -> tuple[ScoredGame, int, bool]:
-    """Score a deal line (any JSON value: the score file's reader checks it) and store it; a bad deal is
-    refused and nothing is stored. With ``key`` (the entry's idempotency key, docs/web.md, "Offline") an
-    entry already stored under it is not stored again. The sheet, the deal's number, and whether it was
-    stored before."""
+def add_deal(
+    store: Store, sheet_id: int, deal: Any, edit_key: str | None, key: str | None = None
+) -> tuple[ScoredGame, int, bool]:
+    """Score a deal line (any JSON value: the score file's reader checks it) and store it, with the sheet's
+    new summary; a bad deal, or a request without the sheet's ``edit_key``, is refused and nothing is
+    stored. With ``key`` (the entry's idempotency key, docs/web.md, "Offline") an entry already stored
+    under it is not stored again. The sheet, the deal's number, and whether it was stored before."""
+    check_key(store, sheet_id, edit_key)
     if key is not None and (seq := entries.stored(store, "sheet-deal", sheet_id, key)) is not None:
         return load_sheet(store, sheet_id), seq, True
     game = load_sheet(store, sheet_id)
@@ -79,7 +106,7 @@ def add_deal(store: Store, sheet_id: int, deal: Any, key: str | None = None) -> 
     seq = len(game.book.deals)
     line = deal_to_json(game.book.deals[-1].deal, game.names)
     try:
-        store.add_sheet_deal(sheet_id, seq, line, key)
+        store.add_sheet_deal(sheet_id, seq, line, key, summary=game.summary())
     except ConflictError:  # that number or that key stored first (another page, another node, a resend)
         if key is None or (first := entries.stored(store, "sheet-deal", sheet_id, key)) is None:
             raise refuse("changed") from None
@@ -87,13 +114,15 @@ def add_deal(store: Store, sheet_id: int, deal: Any, key: str | None = None) -> 
     return game, seq, False
 
 
-def undo_deal(store: Store, sheet_id: int) -> ScoredGame:
-    """Take back the last deal."""
+def undo_deal(store: Store, sheet_id: int, edit_key: str | None) -> ScoredGame:
+    """Take back the last deal (with the sheet's edit key)."""
+    check_key(store, sheet_id, edit_key)
     game = load_sheet(store, sheet_id)
     if not game.book.deals:
         raise refuse("no_deal_to_undo")
-    store.remove_sheet_deal(sheet_id, len(game.book.deals))
+    seq = len(game.book.deals)
     game.book.undo()
+    store.remove_sheet_deal(sheet_id, seq, summary=game.summary())
     return game
 
 

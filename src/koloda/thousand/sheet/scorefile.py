@@ -74,6 +74,36 @@ class ScoredGame:
     def genders(self) -> tuple[Gender, ...]:
         return tuple(player.gender for player in self.players)
 
+    def summary(self) -> dict[str, Any]:
+        """What a list of sheets shows of this one: how many deals, the totals, whether it is over. The
+        store keeps it with the sheet at every write (koloda.store, revision 0006), so that the list
+        scores nothing."""
+        return {"deals": len(self.book.deals), "totals": list(self.book.totals), "over": self.book.is_over}
+
+
+def stored_game(players: Sequence[Any], options: Mapping[str, Any], deals: Sequence[Any]) -> ScoredGame:
+    """A sheet as the store keeps it (its players' JSON, its options, its deal lines), every deal scored
+    again; a line that does not score raises as :func:`deal_from_json` and the score book do."""
+    people = tuple(
+        Player.named(item) if isinstance(item, str) else Player.named(item["name"], item["gender"])
+        for item in players
+    )
+    game = ScoredGame(people, ScoreBook(ThousandOptions.from_mapping(options), len(people)))
+    for deal in deals:
+        game.book.apply(deal_from_json(deal, people, game.book))
+    return game
+
+
+def stored_summary(
+    players: Sequence[Any], options: Mapping[str, Any], deals: Sequence[Any]
+) -> dict[str, Any]:
+    """:meth:`ScoredGame.summary` of a stored sheet; one that does not score (a line this koloda refuses)
+    is summed up as its number of lines, its totals and its end unknown (None)."""
+    try:
+        return stored_game(players, options, deals).summary()
+    except (KolodaError, TypeError, KeyError, ValueError):
+        return {"deals": len(deals), "totals": None, "over": None}
+
 
 def check_players(players: Sequence[Player]) -> tuple[Player, ...]:
     """2 to 4 players with distinct, non-empty names."""

@@ -15,7 +15,8 @@ from typing import Literal, TypeVar
 
 from koloda.errors import IllegalActionError, KolodaError, NotFoundError, RecordError, RequestError
 from koloda.i18n import Lang, Msg, say
-from koloda.store import Store
+from koloda.names import person_name
+from koloda.store import Store, edit_link
 from koloda.term import Quit, Read, Write, ask
 from koloda.thousand.options import ThousandOptions
 from koloda.thousand.scoring import (
@@ -31,9 +32,9 @@ from koloda.thousand.sheet.scorefile import (
     Player,
     ScoredGame,
     check_players,
-    deal_from_json,
     deal_to_json,
     dump_score_file,
+    stored_game,
 )
 from koloda.thousand.sheet.table import csv_table, markdown_table, screen_table, status_line, winner_line
 
@@ -44,15 +45,7 @@ FORMATS: tuple[Format, ...] = ("md", "csv", "jsonl")
 
 def load_game(store: Store, sheet_id: int) -> ScoredGame:
     """A stored score sheet, every deal scored again from its lines (NotFoundError if there is none)."""
-    players_json, options_json, deals = store.load_sheet(sheet_id)
-    players = tuple(
-        Player.named(item) if isinstance(item, str) else Player.named(item["name"], item["gender"])
-        for item in players_json
-    )
-    game = ScoredGame(players, ScoreBook(ThousandOptions.from_mapping(options_json), len(players)))
-    for deal in deals:
-        game.book.apply(deal_from_json(deal, players, game.book))
-    return game
+    return stored_game(*store.load_sheet(sheet_id))
 
 
 class Sheet:
@@ -89,11 +82,16 @@ class Sheet:
     def book(self) -> ScoreBook:
         return self.game.book
 
+    def link(self) -> str:
+        """The sheet's edit link: a browser that opens it keeps the score too (docs/web.md, "Edit keys")."""
+        return edit_link("sheet", self.game_id, self.store.sheet_key(self.game_id))
+
     def add(self, deal: DealInput) -> DealScore:
         """Score a deal and save it; a bad deal raises ScoringError and nothing is saved."""
         score = self.book.apply(deal)
         try:
-            self.store.add_sheet_deal(self.game_id, len(self.book.deals), deal_to_json(deal, self.game.names))
+            line = deal_to_json(deal, self.game.names)
+            self.store.add_sheet_deal(self.game_id, len(self.book.deals), line, summary=self.game.summary())
         except RecordError as exc:
             self.book.undo()
             raise RecordError(f"the deal was not saved: {exc}") from None
@@ -103,7 +101,7 @@ class Sheet:
         """Take back the last deal, in the book and in the store."""
         seq = len(self.book.deals)
         score = self.book.undo()
-        self.store.remove_sheet_deal(self.game_id, seq)
+        self.store.remove_sheet_deal(self.game_id, seq, summary=self.game.summary())
         return score
 
     def export(self, fmt: Format, lang: Lang = "ru") -> str:
@@ -153,6 +151,7 @@ def run_sheet(
         else:
             players = ask(say(lang, "sheet.ask_players"), _parse_players, read=read, write=write, lang=lang)
             sheet = Sheet.new(store, players, options or ThousandOptions())
+        write(say(lang, "sheet.edit_link", link=sheet.link()))
         _loop(sheet, lang, read, write)
     except Quit:
         if sheet is None:  # left before the players were entered: nothing was started
@@ -227,7 +226,7 @@ def _parse_players(text: str) -> list[Player]:
         code = {"ж": "f", "f": "f", "м": "m", "m": "m", "": None}.get(gender.strip().lower(), "?")
         if code == "?":
             raise RequestError(Msg("sheet.bad_gender", item=repr(item.strip())))
-        players.append(Player.named(name.strip(), code))  # type: ignore[arg-type]  # None, "f" or "m"
+        players.append(Player.named(person_name(name), code))  # type: ignore[arg-type]  # None, "f" or "m"
     check_players(players)
     return players
 

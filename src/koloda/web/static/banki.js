@@ -17,6 +17,7 @@ let retry = null;
 let notices = [];    // what the last sending changed
 let game = null;     // what is shown: the server's game with the pending events refereed after it
 let FORM = null;     // the new-game form's options (common.js presetForm)
+let KEY = null;      // the game's edit key, if this browser holds it (common.js editKey): else it only watches
 let path = [];  // the words of the event tapped so far
 
 async function showList() {
@@ -38,6 +39,7 @@ async function createGame(event) {
     const names = document.getElementById("names").value.split(",").map((n) => n.trim()).filter(Boolean);
     const preset = document.getElementById("banki-preset").value;
     const made = await api("POST", "/api/banki", { names, preset, options: FORM.changes() });
+    keepKey(`banki/${made.id}`, made.key);  // given once, to this browser
     window.location.href = `/banki/${made.id}`;
   } catch (e) {
     document.getElementById("new-error").textContent = errorText(e);
@@ -120,6 +122,8 @@ function render() {
   document.getElementById("history").replaceChildren(...text.history.map((line, index) =>
     el("li", index >= sent ? { class: "pending", title: t("web.notSent") } : {}, line)));
   document.getElementById("undo").disabled = game.view.history.length === 0 && !pending.length;
+  document.getElementById("undo").classList.toggle("hidden", !KEY);
+  document.querySelector(".referee-entry").classList.toggle("hidden", !KEY);
   // The words tapped so far stay while they still start an event: the server's answer to the last event
   // often arrives between two taps of the next one.
   const fits = (text) => text === path.join(" ") || text.startsWith(path.join(" ") + " ");
@@ -184,7 +188,7 @@ async function enter(text) {
 // numbered otherwise than this phone showed (another phone's events came first), and on each it refused.
 async function send() {
   if (!pending.length || !navigator.onLine) return;
-  const done = await Offline.sync(TARGET, `/api/banki/${GAME_ID}/events`);
+  const done = await Offline.sync(TARGET, `/api/banki/${GAME_ID}/events`, editHeaders(TARGET));
   for (const [entry, data] of done.sent) {
     server = data;
     if (data.entry.seq !== entry.shown.seq) notices.push({ key: "web.syncMoved", params: { event: entry.body.event, was: entry.shown.seq, seq: data.entry.seq } });
@@ -206,7 +210,7 @@ async function undo() {
     return;
   }
   try {
-    server = await api("POST", `/api/banki/${GAME_ID}/undo`);
+    server = await api("POST", `/api/banki/${GAME_ID}/undo`, undefined, editHeaders(TARGET));
     await Offline.keep(TARGET, server);
     await refresh();
   } catch (e) {
@@ -248,6 +252,8 @@ async function start() {
     return;
   }
   document.getElementById("game-view").classList.remove("hidden");
+  KEY = editKey(TARGET);
+  shareEditing(TARGET, KEY);
   document.getElementById("event-form").addEventListener("submit", (e) => {
     e.preventDefault();
     enter(document.getElementById("event").value);

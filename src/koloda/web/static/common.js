@@ -240,13 +240,14 @@ function tableEl(head, rows, cls) {
 }
 
 // Every request that changes something says its body is JSON, even an empty one: the server refuses
-// any other (a page of another site cannot send that without asking first).
-async function api(method, path, body) {
+// any other (a page of another site cannot send that without asking first). `headers`: more of them (an
+// edit key).
+async function api(method, path, body, headers) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: method === "GET" ? {} : { "Content-Type": "application/json" },
+      headers: Object.assign(method === "GET" ? {} : { "Content-Type": "application/json" }, headers || {}),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {  // no network: a refusal of its own, said in the page's language
@@ -327,4 +328,54 @@ async function presetForm(url, preset, box) {
   preset.addEventListener("change", () => form.fill(offer.preset_values[preset.value]));
   document.getElementById("start").disabled = false;
   return form;
+}
+
+// Edit keys (docs/web.md, "Edit keys"): a score sheet or a banki game is changed only by a browser that holds
+// its key, which the server gives once, to the browser that creates it. The key is kept in localStorage by
+// target ("sheet/3"); an edit link (/sheet/3#key=...) brings it to another browser: the part after "#" is
+// never sent to the server, and the page takes it out of the address once kept. Every change sends it in
+// the header EDIT_HEADER.
+const EDIT_HEADER = "Koloda-Edit-Key";
+
+function keepKey(target, key) {
+  localStorage.setItem(`koloda-key:${target}`, key);
+}
+
+// The key this browser holds for `target` (the one in the address first, kept), or null. An edit link
+// opened in a tab that shows the page already changes only the address's "#" part, which loads nothing:
+// the page keeps that key and loads again.
+function editKey(target) {
+  const fromAddress = () => {
+    const found = /(?:^#|&)key=([A-Za-z0-9_-]{1,64})(?:&|$)/.exec(window.location.hash);
+    if (!found) return false;
+    keepKey(target, found[1]);
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    return true;
+  };
+  fromAddress();
+  window.addEventListener("hashchange", () => { if (fromAddress()) window.location.reload(); });
+  return localStorage.getItem(`koloda-key:${target}`);
+}
+
+// The headers of a change of `target` (its key), for api() and Offline.sync.
+function editHeaders(target) {
+  const key = localStorage.getItem(`koloda-key:${target}`);
+  return key ? { [EDIT_HEADER]: key } : {};
+}
+
+// The share box of a page that holds the key: a button shows the edit link to copy (anyone who has it can
+// change the sheet or game, so it is shown only when asked for); without the key, a notice that the page
+// is only watching.
+function shareEditing(target, key) {
+  document.getElementById("view-only").classList.toggle("hidden", Boolean(key));
+  document.getElementById("share").classList.toggle("hidden", !key);
+  if (!key) return;
+  const box = document.getElementById("share-box");
+  const field = document.getElementById("share-link");
+  document.getElementById("share-button").onclick = () => {
+    field.value = `${window.location.origin}/${target}#key=${key}`;
+    box.classList.toggle("hidden");
+    field.focus();
+    field.select();
+  };
 }

@@ -97,14 +97,16 @@ const Offline = (() => {
 
   // -- sending -----------------------------------------------------------------------------------------------
 
-  // The answers that refuse the entry itself (a bad one, a sheet or game gone, no longer fitting, too big);
-  // any other (too many requests, the server's own trouble) leaves it to be sent again.
-  const ENTRY_FAULTS = [400, 404, 409, 413];
+  // The answers that refuse the entry itself (a bad one, not this sheet's edit key, a sheet or game gone, no
+  // longer fitting, too big); any other (too many requests, the database unavailable: 503, the server's own
+  // trouble) leaves it to be sent again.
+  const ENTRY_FAULTS = [400, 403, 404, 409, 413];
 
-  // Send `target`'s pending entries, in order, each to url (POST, JSON, its key); stop at the first that finds
-  // no network. Each answer: `onAnswer(entry, data)` with the server's page after it, or the refusal in
-  // `refused`. Returns {sent: [[entry, data]...], refused: [[entry, refusal]...], offline}.
-  async function sync(target, url) {
+  // Send `target`'s pending entries, in order, each to url (POST, JSON, its idempotency key, and `headers`:
+  // the edit key, on every retry too); stop at the first that finds no network. Each answer: `onAnswer(entry,
+  // data)` with the server's page after it, or the refusal in `refused`. Returns {sent: [[entry, data]...],
+  // refused: [[entry, refusal]...], offline}.
+  async function sync(target, url, headers) {
     const work = async () => {
       const out = { sent: [], refused: [], offline: false };
       for (const entry of await byTarget("pending", target)) {
@@ -112,7 +114,7 @@ const Offline = (() => {
         try {
           response = await fetch(url, {
             method: "POST",
-            headers: { "Content-Type": "application/json", "Idempotency-Key": entry.key },
+            headers: Object.assign({ "Content-Type": "application/json", "Idempotency-Key": entry.key }, headers || {}),
             body: JSON.stringify(entry.body),
           });
         } catch (error) {

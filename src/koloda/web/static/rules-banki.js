@@ -78,7 +78,17 @@
   B.eventText = eventText;
   const players = (e) => [e.player, e.other].filter((name) => name !== null);
 
-  function checkName(name) {
+  // koloda.names.clean: the composed form, and no character that does not show or turns the text around.
+  const REFUSED = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
+  function cleanName(text) {
+    const name = text.normalize("NFC");
+    const bad = REFUSED.exec(name);
+    if (bad) throw new NotationError(msg("names.refused", { char: "U+" + bad[0].codePointAt(0).toString(16).toUpperCase().padStart(4, "0") }));
+    return name;
+  }
+
+  function checkName(text) {
+    const name = cleanName(text);
     if (!NAME.test(name)) throw new NotationError(msg("banki.notation.name", { name }));
     if (D().reserved.includes(name.toLowerCase())) throw new NotationError(msg("banki.notation.reserved", { name }));
     return name;

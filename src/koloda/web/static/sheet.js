@@ -16,6 +16,7 @@ const RETRY_MS = 3000;  // a sending that found no answer is tried again after t
 let retry = null;
 let notices = [];    // what the last sending changed, for the person to read
 let FORM = null;     // the new-sheet form's options (common.js presetForm)
+let KEY = null;      // the sheet's edit key, if this browser holds it (common.js editKey): else it only watches
 
 async function showList() {
   document.getElementById("list-view").classList.remove("hidden");
@@ -41,6 +42,7 @@ async function createSheet(event) {
       players, preset: document.getElementById("sheet-preset").value,
       options: FORM ? FORM.changes() : {},
     });
+    keepKey(`sheet/${made.id}`, made.key);  // given once, to this browser
     window.location.href = `/sheet/${made.id}`;
   } catch (e) {
     document.getElementById("new-error").textContent = errorText(e);
@@ -86,7 +88,8 @@ function renderSheet() {
   document.getElementById("sheet-status").textContent = table.status || "";
   document.getElementById("sheet-winner").textContent = table.winner || "";
   document.getElementById("sheet-chart").innerHTML = chartSvg(sheet.chart);
-  document.getElementById("deal-panel").classList.toggle("hidden", sheet.over);
+  document.getElementById("deal-panel").classList.toggle("hidden", sheet.over || !KEY);
+  document.getElementById("undo").classList.toggle("hidden", !KEY);
   document.getElementById("undo").disabled = sheet.deals === 0 && !pending.length;
   for (const fmt of ["md", "csv", "jsonl"]) {
     document.getElementById(`export-${fmt}`).href = `/api/sheets/${sheet.id}/export/${fmt}?lang=${lang()}`;
@@ -151,7 +154,7 @@ async function addDeal(event) {
 // or scored otherwise than this phone showed, and on each it refused.
 async function send() {
   if (!pending.length || !navigator.onLine) return;
-  const done = await Offline.sync(TARGET, `/api/sheets/${SHEET_ID}/deals`);
+  const done = await Offline.sync(TARGET, `/api/sheets/${SHEET_ID}/deals`, editHeaders(TARGET));
   for (const [entry, data] of done.sent) {
     server = data;
     const seq = data.entry.seq;
@@ -174,7 +177,7 @@ async function undo() {
     return;
   }
   try {
-    server = await api("POST", `/api/sheets/${SHEET_ID}/undo`);
+    server = await api("POST", `/api/sheets/${SHEET_ID}/undo`, undefined, editHeaders(TARGET));
     await Offline.keep(TARGET, server);
     await refresh();
   } catch (e) {
@@ -217,6 +220,8 @@ async function start() {
     return;
   }
   document.getElementById("sheet-view").classList.remove("hidden");
+  KEY = editKey(TARGET);
+  shareEditing(TARGET, KEY);
   document.getElementById("deal").addEventListener("submit", addDeal);
   document.getElementById("undo").addEventListener("click", undo);
   try {

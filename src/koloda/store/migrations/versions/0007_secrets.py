@@ -1,4 +1,4 @@
-"""Revision 0006, fair shuffles (issue 28, docs/web.md "Fair shuffles"): a table's or a banki game's secret.
+"""Revision 0007, fair shuffles (issue 28, docs/web.md "Fair shuffles"): a table's or a banki game's secret.
 
 New tables and banki games deal from a secret of 256 bits (``secret``, 64 hex digits, koloda.seeds) instead
 of a number, so ``seed`` may now be empty (exactly one of the two is set). ``host_seed`` says that the number
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -17,8 +17,8 @@ from alembic import op
 
 from koloda.records import bank_options_v3
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
