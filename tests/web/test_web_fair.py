@@ -201,3 +201,20 @@ def test_the_terminal_deals_from_a_secret_unless_asked_for_a_number(
     assert seeds.is_secret(GameRecord.load(path).seed)
     assert main(["bank", "play", "--players", "2", "--seed", "12", "--save", str(path)]) == 0
     assert GameRecord.load(path).seed == 12
+
+
+def test_a_banki_game_s_counting_out_comes_from_a_secret_shown_once_the_count_is_made(
+    client: TestClient,
+) -> None:
+    made = client.post("/api/banki", json={"names": ["Аня", "Боря", "Вера", "Гена"], "preset": "chelyabinsk"})
+    assert made.status_code == 201
+    fair = made.json()["fair"]
+    assert fair["kind"] == "secret" and fair["secret"] is None
+    game = made.json()["id"]
+    secret = hub(client).store.load_banki(game)[2]
+    assert fair["commitment"] == seeds.commitment(str(secret))
+    counted = client.post(
+        f"/api/banki/{game}/events", json={"event": "count"}, headers={"Koloda-Edit-Key": made.json()["key"]}
+    )
+    assert counted.status_code == 200, counted.text
+    assert counted.json()["fair"] == {"kind": "secret", "commitment": fair["commitment"], "secret": secret}

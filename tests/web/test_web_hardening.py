@@ -20,7 +20,7 @@ from web_helpers import app_client, create, hub, run, tokens
 from koloda.store.sql import SqlStore
 from koloda.web.app import create_app
 
-TABLE = {"game": "bank", "players": 2, "seed": 11, "seats": [{"name": "Аня", "open": True}, {"name": "Боря"}]}
+TABLE = {"game": "bank", "players": 2, "seats": [{"name": "Аня", "open": True}, {"name": "Боря"}]}
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import dataclasses
 import hashlib
 import json
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -37,27 +36,19 @@ from koloda.i18n import LANGS
 from koloda.store import Store
 from koloda.web import banki, coach, editkeys, entries, guard, offline, refusals, schemas, sheets, storecalls
 from koloda.web.bus import RedisBus
-from koloda.web.clients import Client
-from koloda.web.guard import Gate, Guard, Verdict
-from koloda.web.hub import Hub, Room
+from koloda.web.guard import Gate, Guard
+from koloda.web.hub import Hub
 from koloda.web.limits import Limits
-from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, PageQuery, Ping, Sync
+from koloda.web.play import play_socket
+from koloda.web.refusals import path_id
+from koloda.web.schemas import ExportQuery, NoQuery, PageQuery
 from koloda.web.storecalls import off_loop
 from koloda.web.tables import fairness, game_record
 from koloda.web.telemetry import Telemetry
 
 STATIC = Path(__file__).parent / "static"
 LOG = logging.getLogger("koloda.web")
-ID = re.compile(r"[0-9]{1,18}")  # the store's ids are 64-bit integers
-
 M = TypeVar("M", bound=BaseModel)
-
-
-def _id(text: str, unknown: str) -> int:
-    """A table's, sheet's or game's id from its path; anything else names nothing (404)."""
-    if not ID.fullmatch(text):
-        raise refusals.refuse(unknown, id=refusals.shown(text))
-    return int(text)
 
 
 def _limits(request: Request) -> Limits:
@@ -248,12 +239,12 @@ def create_app(
 
     async def table(request: Request) -> Response:
         _query(request, NoQuery)
-        room = await the_hub().room(_id(request.path_params["id"], "unknown_table"))
+        room = await the_hub().room(path_id(request.path_params["id"], "unknown_table"))
         return JSONResponse(room.info())
 
     async def join(request: Request) -> Response:
         _query(request, NoQuery)
-        table_id = _id(request.path_params["id"], "unknown_table")
+        table_id = path_id(request.path_params["id"], "unknown_table")
         body = await _body(request, schemas.Join)
         token = await the_hub().join(table_id, body.seat, body.name)
         return JSONResponse({"token": token, "link": f"/table/{table_id}?token={token}"}, headers=NO_STORE)
@@ -262,7 +253,7 @@ def create_app(
         """Close a person's own game (every other seat a bot or never taken) before its end; its secret is
         revealed."""
         _query(request, NoQuery)
-        room = await the_hub().room(_id(request.path_params["id"], "unknown_table"))
+        room = await the_hub().room(path_id(request.path_params["id"], "unknown_table"))
         await the_hub().close_table(room, (await _body(request, schemas.CloseTable)).token)
         return JSONResponse(room.info())
 
@@ -270,7 +261,7 @@ def create_app(
         """The table's shuffles (docs/web.md, "Fair shuffles"): the commitment from the start; once it is
         over, the secret, the game record and every deal recomputed from the secret (koloda.verify)."""
         _query(request, NoQuery)
-        table_id = _id(request.path_params["id"], "unknown_table")
+        table_id = path_id(request.path_params["id"], "unknown_table")
         room = await the_hub().room(table_id)
         facts = fairness(room.record, room.over)
         if not room.over:
@@ -291,7 +282,7 @@ def create_app(
     async def table_record(request: Request) -> Response:
         """The table's game record with its secret, once the table is over (for ``koloda verify``)."""
         _query(request, NoQuery)
-        table_id = _id(request.path_params["id"], "unknown_table")
+        table_id = path_id(request.path_params["id"], "unknown_table")
         room = await the_hub().room(table_id)
         if not room.over:
             raise refusals.refuse("not_revealed", id=table_id)
@@ -305,7 +296,7 @@ def create_app(
         """A seat's analysis of a finished table (docs/analysis.md, "In the web app"): 200 with it once
         computed, 202 with the progress until then (the page asks again)."""
         _query(request, NoQuery)
-        table_id = _id(request.path_params["id"], "unknown_table")
+        table_id = path_id(request.path_params["id"], "unknown_table")
         body = await _body(request, schemas.Analyse)
         room = await the_hub().room(table_id)
         if body.seat >= room.record.players:
@@ -342,13 +333,13 @@ def create_app(
 
     async def sheet(request: Request) -> Response:
         _query(request, NoQuery)
-        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        sheet_id = path_id(request.path_params["id"], "unknown_sheet")
         game = await off_loop(sheets.load_sheet, store, sheet_id)
         return JSONResponse(sheets.sheet_json(sheet_id, game))
 
     async def sheet_deal(request: Request) -> Response:
         _query(request, NoQuery)
-        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        sheet_id = path_id(request.path_params["id"], "unknown_sheet")
         key = entries.key_of(request.headers.get(entries.HEADER))
         # The deal line is any JSON value: the score file's reader checks it.
         line = schemas.parse_json(await _raw(request), limits)
@@ -358,14 +349,14 @@ def create_app(
 
     async def sheet_undo(request: Request) -> Response:
         _query(request, NoQuery)
-        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        sheet_id = path_id(request.path_params["id"], "unknown_sheet")
         schemas.no_body(await _raw(request))
         game = await off_loop(sheets.undo_deal, store, sheet_id, request.headers.get(editkeys.HEADER))
         return JSONResponse(sheets.sheet_json(sheet_id, game))
 
     async def export(request: Request) -> Response:
         lang = _query(request, ExportQuery).lang
-        sheet_id = _id(request.path_params["id"], "unknown_sheet")
+        sheet_id = path_id(request.path_params["id"], "unknown_sheet")
         fmt = request.path_params["fmt"]
         if fmt not in sheets.FORMATS:
             raise refusals.refuse(
@@ -398,7 +389,7 @@ def create_app(
 
     async def banki_game(request: Request) -> Response:
         _query(request, NoQuery)
-        game_id = _id(request.path_params["id"], "unknown_game")
+        game_id = path_id(request.path_params["id"], "unknown_game")
         return JSONResponse(await off_loop(_banki_json, game_id))
 
     def _banki_json(game_id: int) -> dict[str, Any]:  # on a worker thread: replaying and describing the game
@@ -406,7 +397,7 @@ def create_app(
 
     async def banki_event(request: Request) -> Response:
         _query(request, NoQuery)
-        game_id = _id(request.path_params["id"], "unknown_game")
+        game_id = path_id(request.path_params["id"], "unknown_game")
         key = entries.key_of(request.headers.get(entries.HEADER))
         raw = await _raw(request)
         event = schemas.body(raw, schemas.BankiEvent, limits, keys={"event": "event_shape"})
@@ -416,7 +407,7 @@ def create_app(
 
     async def banki_undo(request: Request) -> Response:
         _query(request, NoQuery)
-        game_id = _id(request.path_params["id"], "unknown_game")
+        game_id = path_id(request.path_params["id"], "unknown_game")
         schemas.no_body(await _raw(request))
         state = await off_loop(banki.undo, store, game_id, request.headers.get(editkeys.HEADER))
         return JSONResponse(banki.answer(game_id, state))
@@ -424,7 +415,7 @@ def create_app(
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()
         with suppress(WebSocketDisconnect):
-            await _play(the_hub(), websocket, Gate(websocket.scope, limits, clock), limits)
+            await play_socket(the_hub(), websocket, Gate(websocket.scope, limits, clock), limits)
 
     async def metrics(request: Request) -> Response:
         _query(request, NoQuery)
@@ -498,109 +489,3 @@ def create_app(
     app.state.limits = limits
     app.state.telemetry = telemetry
     return app
-
-
-async def _receive(websocket: WebSocket, gate: Gate, limits: Limits) -> Hello | Act | Sync | Ping | None:
-    """The next message, checked (a refusal names what is wrong with it); text or binary frames. None: a
-    message over the rate, dropped unread (the gate refused the first of them with a frame)."""
-    frame = await websocket.receive()
-    if frame["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
-    verdict = gate.admit()
-    if verdict is Verdict.CLOSE:
-        raise _Closing(gate.refusal())
-    if verdict is Verdict.REFUSE:
-        raise _Throttled(gate.refusal())
-    if verdict is Verdict.DROP:
-        return None
-    raw = frame.get("text")
-    return schemas.message(raw if raw is not None else frame.get("bytes") or b"", limits)
-
-
-class _Throttled(Exception):
-    """The first message over a rate: refused with a frame, and no resync (that is what a flood costs)."""
-
-    def __init__(self, refusal: KolodaError) -> None:
-        super().__init__(str(refusal))
-        self.refusal = refusal
-
-
-class _Closing(_Throttled):
-    """Still sending over the rate after Limits.excess refusals: the socket is closed (4429)."""
-
-
-async def _play(hub: Hub, websocket: WebSocket, gate: Gate, limits: Limits) -> None:
-    """One connection: a hello (token or none, last version seen), then actions and resync requests.
-    Every frame to the client goes through its bounded queue (koloda.web.clients)."""
-    telemetry: Telemetry = websocket.app.state.telemetry
-
-    async def send(message: dict[str, Any]) -> None:
-        await websocket.send_json(message)
-
-    async def close(code: int) -> None:
-        await websocket.close(code=code)
-
-    async def refused(exc: KolodaError) -> None:  # before the client's queue exists
-        telemetry.refused("ws", exc.code)
-        await send(refusals.frame(exc))
-
-    try:
-        room = await hub.room(_id(websocket.path_params["id"], "unknown_table"))
-        hello = await _receive(websocket, gate, limits)
-        if not isinstance(hello, Hello):
-            raise refusals.refuse("first_hello")
-        client = Client(
-            None, websocket.send_text, close, patch=hello.patch, token=hello.token, clock=hub.clock
-        )
-        await hub.attach(room, client)  # the link's seat, under the room's lock
-    except (KolodaError, _Throttled) as exc:
-        refusal = exc.refusal if isinstance(exc, _Throttled) else exc
-        await refused(refusal)
-        await websocket.close(code=guard.close_code(refusal))
-        return
-    seat = client.seat
-    try:
-        _resync(room, client, hello.v)
-        while not client.dropped:
-            await asyncio.sleep(0)  # the frames queued for the last message go out before the next one
-            try:
-                message = await _receive(websocket, gate, limits)
-                if message is None:
-                    telemetry.refused("ws", "rate_limited")
-                    continue
-                await _handle(hub, room, client, message)
-            except _Closing as exc:
-                telemetry.refused("ws", exc.refusal.code)
-                guard.LOG.warning("closed a websocket of %s: %s", gate.quota.key, exc.refusal)
-                await websocket.close(code=guard.close_code(exc.refusal))
-                return
-            except _Throttled as exc:
-                telemetry.refused("ws", exc.refusal.code)
-                client.send(refusals.frame(exc.refusal))
-            except KolodaError as exc:
-                telemetry.refused("ws", exc.code)
-                client.send(refusals.frame(exc))
-                room.revoke_stale()  # a link another one replaced (on another node, say) sees no more
-                if not client.dropped:
-                    client.resync(lambda: room.message(seat))  # the refused client sees the table as it is
-    finally:
-        room.clients.discard(client)
-        await client.stop()
-
-
-def _resync(room: Room, client: Client, version: int | None) -> None:
-    if version == room.version:
-        client.send({"type": "uptodate", "v": room.version})
-    else:
-        client.resync(lambda: room.message(client.seat))
-
-
-async def _handle(hub: Hub, room: Room, client: Client, message: Hello | Act | Sync | Ping) -> None:
-    if isinstance(message, Act):
-        await hub.act(room, client.seat, message.v, message.action, token=client.token)
-    elif isinstance(message, Sync):
-        _resync(room, client, message.v)
-    elif isinstance(message, Ping):
-        client.send({"type": "pong", "v": room.version})
-    else:
-        raise refusals.refuse("hello_again")

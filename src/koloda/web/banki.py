@@ -160,13 +160,10 @@ def answer(game_id: int, state: BankiState) -> dict[str, Any]:
 
 def fairness(state: BankiState) -> dict[str, Any]:
     """What the game says of its counting-out (C1; docs/web.md, "Fair shuffles"): a secret's commitment
-    from the start and the secret once the count is made (it draws nothing else); a number the creator
-    chose, from the start (whoever knows it knows where the count lands)."""
-    counted = source(state)["drawn"] is not None
+    from the start and the secret once the count is made (it draws nothing else); a number (the
+    creator's, or a game kept before secrets) once the count is made."""
+    counted = any(event.kind == "count" for event in state.history)
+    shown = state.seed if counted else None
     if isinstance(state.seed, str):
-        return {
-            "kind": "secret",
-            "commitment": commitment(state.seed),
-            "secret": state.seed if counted else None,
-        }
-    return {"kind": "number", "seed": state.seed}
+        return {"kind": "secret", "commitment": commitment(state.seed), "secret": shown}
+    return {"kind": "number", "seed": shown}

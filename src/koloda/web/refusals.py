@@ -22,6 +22,7 @@ refusal is about (a dotted path such as ``seats.1.level``, or None), and both me
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -451,3 +452,13 @@ def _unwrap(annotation: object) -> object:
             annotation = options[0]
         else:
             return annotation
+
+
+_ID = re.compile(r"[0-9]{1,18}")  # the store's ids are 64-bit integers
+
+
+def path_id(text: str, unknown: str) -> int:
+    """A table's, sheet's or game's id from its path; anything else names nothing (404, ``unknown``)."""
+    if not _ID.fullmatch(text):
+        raise refuse(unknown, id=shown(text))
+    return int(text)
