@@ -5,13 +5,14 @@ three-deal score sheet, a phone screen and the language switch. Screenshots go t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from node_helpers import hello, open_ws
-from web_helpers import Server, csp_violations, shot
+from web_helpers import Server, checked_page, shot
 
 SEED = Path(__file__).resolve().parents[2] / "docs" / "sources" / "002_3bd9893b7ac19bb5.txt"
 PHONE = {"width": 390, "height": 844}
@@ -20,15 +21,8 @@ STEP_MS = 15_000
 
 
 @pytest.fixture
-def page(browser: Any) -> Any:
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda message: errors.extend(csp_violations([message])))
-    yield page
-    context.close()
-    assert not errors, errors  # no script error on any page, nothing the Content-Security-Policy refused
+def page(browser: Any) -> Iterator[Any]:
+    yield from checked_page(browser, DESKTOP)  # no script error on any page, nothing the CSP refused
 
 
 def version(page: Any) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from web_helpers import Server, csp_violations
+from web_helpers import Server, checked_page
 
 from koloda import seeds, verify
 from koloda.game import GameRecord
@@ -21,15 +22,8 @@ SECRET = "9d" * 32
 
 
 @pytest.fixture
-def page(browser: Any) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda message: errors.extend(csp_violations([message])))
-    yield page
-    context.close()
-    assert not errors, errors
+def page(browser: Any) -> Iterator[Any]:
+    yield from checked_page(browser, {"width": 1280, "height": 800})
 
 
 def table(server: Server, game: str, players: int, deals: int) -> tuple[int, list[str]]:

@@ -165,6 +165,19 @@ class Server:
         return out
 
 
+def checked_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page in a new context of ``browser``; after the test, no script error on it and nothing the
+    Content-Security-Policy refused (a fixture's body: ``yield from checked_page(browser, size)``)."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda message: errors.extend(csp_violations([message])))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
 def csp_violations(messages: list[Any]) -> list[str]:
     """The console messages (Playwright's) that say the Content-Security-Policy refused something."""
     return [m.text for m in messages if m.type == "error" and "Content Security Policy" in m.text]
