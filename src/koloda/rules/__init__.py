@@ -67,7 +67,7 @@ _RULE = r"[A-Z]?\d+(?:\.\d+)?"
 _RULES = re.compile(rf"{_RULE}(?:-{_RULE})?(?:, {_RULE}(?:-{_RULE})?)*")
 #: The start of a rule: a heading's text or a bold paragraph's (after the markdown is parsed).
 _START = re.compile(rf"^({_RULE})[. ]")
-_DOCS_ONLY = re.compile(r"\[\[(.*?)\]\]", re.DOTALL)
+_DOCS_ONLY = re.compile(r"\[\[(.*?)\]\](?!\])", re.DOTALL)  # "[002]]]": the last two close it
 _PAGE_ONLY = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 #: The project's notes on the gaps of Bank's text, which a reading names ("(gaps 16)"): not for a player.
 _GAPS = re.compile(r"\s\(gaps\s+\d+\)|,\s+gaps\s+\d+")
@@ -203,14 +203,18 @@ def page(game: str, lang: Lang) -> Page:
 
 
 def rule_text(game: str, lang: Lang, rule: str) -> str:
-    """One rule as plain text, as the page says it (the terminal's lessons point to it): its paragraph,
-    or its heading and what follows up to the next rule or heading."""
+    """One rule as plain text, as the page says it (the terminal's lessons point to it): its first
+    paragraph (a rule that is a heading: the heading and the paragraph under it)."""
     text = page_source(game, lang)
     start = re.compile(rf"^(?:#+ |\*\*){re.escape(rule)}[. ]", re.MULTILINE).search(text)
     if start is None:
         raise NotFoundError(f"the rules of {game} have no rule {rule!r}")
     rest = text[start.start() :]
-    end = re.compile(rf"\n(?:#+ |\*\*{_RULE}[. ]|```)").search(rest, 1)
+    joint = ""
+    if rest.startswith("#"):  # a heading: it and the paragraph under it
+        heading, _, body = rest.partition("\n\n")
+        rest, joint = heading + "\0" + body.lstrip("\n"), " — "
+    end = re.compile(rf"\n(?:\n|#+ |\*\*{_RULE}[. ]|```)").search(rest, 1)
     chunk = rest if end is None else rest[: end.start()]
-    plain = re.sub(r"\*\*|`|^#+ |^> ?", "", chunk.strip(), flags=re.MULTILINE)
-    return re.sub(r"\s*\n\s*", " ", plain)
+    plain = re.sub(r"\*|`|^#+ |^> ?", "", chunk.strip(), flags=re.MULTILINE)
+    return re.sub(r"\s*\n\s*", " ", plain).replace("\0", joint)
