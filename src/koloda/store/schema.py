@@ -97,3 +97,13 @@ analyses = sa.Table(
     sa.Column("result", sa.Text, nullable=False),  # JSON: koloda.coach.Analysis.to_json()
     sa.Column("created", sa.String(40), nullable=False),
 )
+# Revision "hints" (issue 31): the hints a seat was shown at an unrated table, one row each.
+hints = sa.Table(
+    "hints",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),  # the table's version the hint was asked at
+    sa.Column("action", sa.String(80), nullable=False),  # the move suggested, in notation
+    sa.Column("created", sa.String(40), nullable=False),
+)

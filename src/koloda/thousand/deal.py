@@ -123,7 +123,9 @@ def parse_deal(deal: Any) -> dict[str, Any]:
     if "totals" in deal:  # a game taken up where it stands (the score book checks the numbers)
         totals = deal["totals"]
         if not isinstance(totals, list) or len(totals) != players or any(type(t) is not int for t in totals):
-            raise RecordError(f"the deal's 'totals' must be {players} whole numbers, one a seat, not {totals!r}")
+            raise RecordError(
+                f"the deal's 'totals' must be {players} whole numbers, one a seat, not {totals!r}"
+            )
         parsed["totals"] = list(totals)
     return parsed
 

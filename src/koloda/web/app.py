@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
-import json
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -28,32 +25,28 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from koloda import i18n, registry, verify
+from koloda import registry, verify
 from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, coach, entries, guard, offline, refusals, schemas, sheets
+from koloda.web import banki, coach, entries, guard, hints, learn, offline, refusals, schemas, sheets
 from koloda.web.bus import RedisBus
 from koloda.web.clients import Client
 from koloda.web.guard import Gate, Guard, Verdict
 from koloda.web.hub import Hub, Room
 from koloda.web.limits import Limits
+from koloda.web.pages import etagged, page_html, path_id, read_body
 from koloda.web.schemas import Act, ExportQuery, Hello, NoQuery, Ping, Sync
 from koloda.web.tables import fairness, game_record
 from koloda.web.telemetry import Telemetry
 
 STATIC = Path(__file__).parent / "static"
-ID = re.compile(r"[0-9]{1,18}")  # the store's ids are 64-bit integers
 
 M = TypeVar("M", bound=BaseModel)
 
 
-def _id(text: str, unknown: str) -> int:
-    """A table's, sheet's or game's id from its path; anything else names nothing (404)."""
-    if not ID.fullmatch(text):
-        raise refusals.refuse(unknown, id=refusals.shown(text))
-    return int(text)
+_id = path_id
 
 
 def _limits(request: Request) -> Limits:
@@ -70,11 +63,7 @@ async def _body(request: Request, model: type[M], *, options: bool = False) -> M
 _OPTIONS = {"options": "options_shape", "preset": "options_shape"}
 
 
-async def _raw(request: Request) -> bytes:
-    raw = bytearray()
-    async for chunk in request.stream():  # the guard refuses the chunk that passes Limits.body
-        raw += chunk
-    return bytes(raw)
+_raw = read_body
 
 
 def _query(request: Request, model: type[M]) -> M:
@@ -98,26 +87,6 @@ async def _refused(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, KolodaError)
     request.app.state.telemetry.refused("http", exc.code)
     return JSONResponse(refusals.body(exc), status_code=exc.status, headers=headers)
-
-
-WORDS_MARK = "<!--koloda-words-->"
-
-
-def page_html(name: str) -> str:
-    """A page of ``static/`` with the words of both languages embedded where it marks them, from the
-    translation catalog (koloda.i18n.words): the page's scripts read them, and hold no word themselves.
-
-    >>> html = page_html("index.html")
-    >>> '"web.newTable": "Новый стол"' in html and '"web.newTable": "New table"' in html
-    True
-    """
-    words = json.dumps({lang: i18n.words(lang) for lang in LANGS}, ensure_ascii=False, sort_keys=True)
-    safe = words.replace("</", "<\\/")  # no word can close the script element
-    script = f'<script id="koloda-words" type="application/json">{safe}</script>'
-    html = (STATIC / name).read_text(encoding="utf-8").replace(WORDS_MARK, script)
-    if name in offline.PREFIXES:  # the pages that keep score and referee offline: their rules' data
-        html = html.replace(offline.RULES_MARK, offline.rules_script(name))
-    return html
 
 
 def _entry(key: str | None, seq: int, again: bool) -> dict[str, Any]:
@@ -144,6 +113,7 @@ def create_app(
     settings (how many worlds; their defaults when None: docs/analysis.md)."""
     hub: Hub | None = None
     the_coach: coach.Coach | None = None
+    the_hints = hints.Hints(store)
     limits = Limits() if limits is None else limits
     telemetry = Telemetry()
 
@@ -172,18 +142,10 @@ def create_app(
         finally:
             await hub.close()
             the_coach.close()
+            the_hints.close()
 
     def page(name: str, text: str | None = None, media_type: str = "text/html; charset=utf-8") -> Any:
-        html = (page_html(name) if text is None else text).encode()
-        etag = '"' + hashlib.sha256(html).hexdigest()[:32] + '"'
-        headers = {"ETag": etag, "Cache-Control": "no-cache"}  # kept, and asked again with If-None-Match
-
-        async def handler(request: Request) -> Response:
-            if request.headers.get("if-none-match") == etag:
-                return Response(status_code=304, headers=headers)
-            return Response(html, media_type=media_type, headers=headers)
-
-        return handler
+        return etagged((page_html(name) if text is None else text).encode(), media_type)
 
     manifest = (STATIC / "manifest.webmanifest").read_text(encoding="utf-8")
 
@@ -273,8 +235,12 @@ def create_app(
         room = await the_hub().room(table_id)
         if not room.over:
             raise refusals.refuse("not_revealed", id=table_id)
+        record = game_record(room.record, room.actions)
+        shown = await asyncio.to_thread(store.hints, table_id)  # the hints its seats were shown (issue 31)
+        if shown:
+            record = dataclasses.replace(record, meta={**record.meta, "hints": shown})
         return Response(
-            game_record(room.record, room.actions).dumps() + "\n",
+            record.dumps() + "\n",
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="table-{table_id}.json"'},
         )
@@ -393,6 +359,10 @@ def create_app(
         with suppress(WebSocketDisconnect):
             await _play(the_hub(), websocket, Gate(websocket.scope, limits), limits)
 
+    async def table_options(table_id: int) -> tuple[str, dict[str, Any]]:
+        room = await the_hub().room(table_id)
+        return room.record.game, room.record.options
+
     async def metrics(request: Request) -> Response:
         _query(request, NoQuery)
         return PlainTextResponse(telemetry.metrics(), media_type="text/plain; version=0.0.4; charset=utf-8")
@@ -411,7 +381,14 @@ def create_app(
         Route("/sheet/{id}", page("sheet.html")),
         Route("/banki", page("banki.html")),
         Route("/banki/{id}", page("banki.html")),
-        Route("/sw.js", page("sw.js", offline.service_worker(page_html), "text/javascript; charset=utf-8")),
+        Route(
+            "/sw.js",
+            page(
+                "sw.js",
+                offline.service_worker(page_html, learn.shell_pages()),
+                "text/javascript; charset=utf-8",
+            ),
+        ),
         Route("/manifest.webmanifest", page("manifest", manifest, "application/manifest+json")),
         Route("/api/games", games),
         Route("/api/tables", tables, methods=["GET", "POST"]),
@@ -430,6 +407,8 @@ def create_app(
         Route("/api/banki/options", banki_options),
         Route("/api/banki/{id}", banki_game),
         Route("/api/banki/{id}/{action:str}", banki_game, methods=["POST"]),
+        *hints.routes(the_hub, lambda: the_hints),
+        *learn.routes(table_options),
         Route("/metrics", metrics),
         Route("/healthz", healthz),
         WebSocketRoute("/ws/{id}", play),
