@@ -230,9 +230,9 @@ def thousand_reason(view: ThousandObservation, action: int) -> Msg | None:
                 return Msg("hint.thousand.takes", points=points)
             return Msg("hint.thousand.beats")
         cards = [TA.card_played(a) for a in view.legal_actions if a < TA.PASS]
-        if len(played) == 3 and not any(_winner([*trick, (seat, c)], trump) == seat for c in cards):
-            if TA.POINTS[card] == min(TA.POINTS[c] for c in cards):  # nothing takes it: the cheapest card
-                return Msg("hint.thousand.gives", points=TA.POINTS[card])
+        lost = len(played) == 3 and not any(_winner([*trick, (seat, c)], trump) == seat for c in cards)
+        if lost and TA.POINTS[card] == min(TA.POINTS[c] for c in cards):  # nothing takes it: the cheapest
+            return Msg("hint.thousand.gives", points=TA.POINTS[card])
     for suit in range(4):
         queen, king = suit * 6 + TA.FACE_QUEEN, suit * 6 + TA.FACE_QUEEN + 1
         if queen in hand and king in hand and card not in (queen, king):

@@ -130,7 +130,7 @@ def page_source(game: str, lang: Lang) -> str:
             line = re.sub(r"(?<=\S) {2,}", " ", line)
             line = re.sub(r" +(?=[.,;:)])", "", line).replace("( ", "(").replace("()", "")
         out.append(line.rstrip())
-    # a number whose option's key was left out keeps no brackets of its own: "reaches (1000)" -> "reaches 1000"
+    # a number whose option's key was left out keeps no brackets: "reaches (1000)" -> "reaches 1000"
     text = re.sub(r"(?<=[a-z]) \((\d+)\)(?=[ :;,][ a-z])", r" \1", "\n".join(out))
     return re.sub(r"\( +", "(", text)
 

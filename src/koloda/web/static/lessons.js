@@ -29,10 +29,11 @@ function markDone(game, id) {
 function lessonOf(game, index) { return LESSONS[game].lessons[index]; }
 function words(lesson) { return lesson.words[lang()] || lesson.words.ru; }
 
-// The seats' names: the lesson's, the learner's own seat "you".
+// The seats' names: the lesson's, as many as its deal has seats, the learner's own seat "you".
 function names(lesson) {
-  const list = words(lesson).names.slice();
-  list[lesson.seat] = t("web.you");
+  const list = words(lesson).names.slice(0, lesson.steps.length ? lesson.steps[0].view.players : lesson.end.players);
+  const you = t("web.you");
+  list[lesson.seat] = you.charAt(0).toUpperCase() + you.slice(1);
   return list;
 }
 
