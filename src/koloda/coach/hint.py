@@ -40,7 +40,7 @@ from koloda.thousand.observe import ThousandObservation
 #: The coach's budget for a hint, per game (its raters' settings): a few seconds of one core at most.
 BUDGETS: dict[str, dict[str, int]] = {
     "bank": {"batch": 32, "least": 64, "most": 128, "playouts": 1536},
-    "thousand": {"worlds": 12, "talons": 24},
+    "thousand": {"worlds": 32, "talons": 48},
 }
 #: Worlds drawn to say what a Bank move does to the next player.
 BANK_WORLDS = 24
@@ -75,6 +75,11 @@ class _Move(Shown):
 
     def text(self, lang: Lang) -> str:
         return self.spec.action_words(self.action, lang)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Move) and (self.spec.name, self.action) == (other.spec.name, other.action)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def suggest(

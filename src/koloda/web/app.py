@@ -136,6 +136,7 @@ def create_app(
         the_coach = coach.Coach(store, settings=coach_settings)
         app.state.hub = hub
         app.state.coach = the_coach
+        app.state.hints = the_hints
         await hub.start()
         try:
             yield
