@@ -14,6 +14,7 @@ import pytest
 from web_helpers import Server, csp_violations, shot
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 STEP_MS = 15_000
 #: The Latin a Russian page may show: rule ids (G5, S7, M16, C1) and the app's name.
 RUSSIAN_LATIN = re.compile(r"\b(?:[GSMC]\d*|koloda)\b")
@@ -34,6 +35,18 @@ def open_page(browser: Any, size: str, language: str) -> tuple[Any, Any, list[st
     return context, page, errors
 
 
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page (WCAG 2.1 A and AA, best practices)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}})
+    return [
+        f"{v['id']} {[node['target'] for node in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def one_language(text: str, language: str) -> None:
     """No word of the other language in what a page shows."""
     if language == "en":
@@ -47,6 +60,8 @@ def one_language(text: str, language: str) -> None:
 def test_a_lesson_is_played_through_by_tapping(server: Server, browser: Any, size: str) -> None:
     context, page, errors = open_page(browser, size, "ru")
     page.goto(server.url + "/learn")
+    page.wait_for_selector(".lesson-open")
+    assert serious(page) == []
     page.click('.lesson-open[data-game="bank"][data-lesson="cover"]')
     page.wait_for_selector('body[data-lesson="cover"][data-step="0"]')
     one_language(page.inner_text("main"), "ru")
@@ -58,6 +73,8 @@ def test_a_lesson_is_played_through_by_tapping(server: Server, browser: Any, siz
     assert page.get_attribute("#lesson-answer a", "href") == "/rules/bank?lang=ru#rule-4.3"
     assert page.evaluate("document.body.dataset.step") == "0"  # nothing moved on
     shot(page, f"learn-refused-{size}")
+    assert serious(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     for step, card in enumerate(("QS", "6D", "6H"), start=1):
         page.click(f'#lesson-hand .card[data-card="{card}"]')
         page.wait_for_selector(f'body[data-step="{step}"]')
@@ -121,6 +138,7 @@ def test_a_tables_rules_open_at_the_phases_rule_with_its_agreements_marked(
     assert rules.locator(".rules-cards .card").count() >= 9  # the card pictures of the game on one page
     shot(rules, f"rules-from-table-{size}-{language}")
     one_language(rules.inner_text("main"), language)
+    assert serious(rules) == []
     assert rules.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     context.close()
     assert not errors, errors
