@@ -139,6 +139,14 @@ def learn_html() -> str:
     return html.replace(DATA_MARK, data_script("koloda-lessons", lessons_data()))
 
 
+def _game(request: Request) -> str:
+    """The game a rules address names (one that has no rules names nothing: 404)."""
+    game: str = request.path_params["game"]
+    if game not in rules.GAMES:
+        raise refusals.refuse("not_found", method=request.method, path=refusals.shown(request.url.path, 80))
+    return game
+
+
 #: A table's game and options, by its id (NotFoundError when there is no such table).
 TableOptions = Callable[[int], Awaitable[tuple[str, dict[str, Any]]]]
 
@@ -149,12 +157,8 @@ def routes(table_options: TableOptions) -> list[Route]:
     learn_page = etagged(learn_html().encode())
 
     async def rules_page(request: Request) -> Response:
-        game = request.path_params["game"]
         query = schemas.query(request.query_params.multi_items(), schemas.RulesQuery)
-        if game not in rules.GAMES:
-            raise refusals.refuse(
-                "not_found", method=request.method, path=refusals.shown(request.url.path, 80)
-            )
+        game = _game(request)
         return await pages[(game, "en" if query.lang == "en" else "ru")](request)
 
     async def learn(request: Request) -> Response:
@@ -162,12 +166,8 @@ def routes(table_options: TableOptions) -> list[Route]:
         return await learn_page(request)
 
     async def rules_api(request: Request) -> Response:
-        game = request.path_params["game"]
         query = schemas.query(request.query_params.multi_items(), schemas.TableQuery)
-        if game not in rules.GAMES:
-            raise refusals.refuse(
-                "not_found", method=request.method, path=refusals.shown(request.url.path, 80)
-            )
+        game = _game(request)
         found: dict[str, Any] = {
             "phases": rules.PHASE_RULES.get(game, {}),
             "marks": {lang: [] for lang in LANGS},
