@@ -25,8 +25,6 @@ GAMES: dict[str, type[Options]] = {spec.name: spec.options_class for spec in reg
     "banki": BankiOptions
 }
 RULE = r"[A-Z]?\d+(?:\.\d+)?"
-#: "S7", "3.2-3.4", "2.2, 7.8", "G3, M16-M18"
-RULES = re.compile(rf"{RULE}(?:-{RULE})?(?:, {RULE}(?:-{RULE})?)*")
 #: A rule's heading: "### S7. The bomb" (Thousand), "### M15 A lieutenant" (banki), "**4.5 The 8.**" (Bank).
 HEADING = re.compile(rf"^(?:### |\*\*)({RULE})[. ]", re.MULTILINE)
 
