@@ -188,3 +188,22 @@ def test_a_progress_file_that_is_not_ours_is_one_clear_error(tmp_path: Path) -> 
 
 def test_a_step_is_a_value() -> None:
     assert Step("QS", "4.3").tries == () and Step("QS", "4.3") == Step("QS", "4.3")
+
+
+def test_a_thousand_deal_may_start_from_the_totals_of_a_game_in_progress() -> None:
+    from koloda.thousand.options import ThousandOptions
+    from koloda.thousand.state import from_deal
+
+    deal = {
+        "dealer": 0,
+        "hands": ["9S JS QS KC QD 9D 10H", "AS 10S AH KH QH JC 9C", "KS AC 10C QC JD AD JH"],
+        "talon": "KD 10D 9H",
+    }
+    assert from_deal(deal).book.totals == (0, 0, 0)
+    started = from_deal({**deal, "totals": [420, 880, 560]}, ThousandOptions(barrel=True, rule_800="off"))
+    assert started.book.totals == (420, 880, 560) and started.book.seats[1].barrel == 0  # on the barrel
+    assert started.record().deal["totals"] == [420, 880, 560]  # and its record replays from there
+    with pytest.raises(RecordError, match="'totals' must be 3 whole numbers"):
+        from_deal({**deal, "totals": [1, 2]})
+    with pytest.raises(RecordError, match="above 999"):
+        from_deal({**deal, "totals": [1200, 0, 0]})
