@@ -270,8 +270,12 @@ class Smoke:
         )
         expect(shown.stdout, "Bank, 4 igroka", "shtraf -1")
         koloda("bank", "replay", "no-such-file.json", status=2)  # bad input: one line, status 2
+        # a lesson, its refusal quoting the rules: the lessons and the rules are package data (issue 31)
+        lesson = koloda("bank", "learn", "--lang", "en", "--lesson", "cover", stdin="9h\nqs\n6d\n6h\nq\n")
+        expect(lesson, "Lesson 1 of 9: Covering", "Rule 4.3 The cover rule.", "That is the whole of covering")
         self.done(
-            "commands: --version, python -m koloda, simulate, replay, score, sheet, banki, tournament, cp1252"
+            "commands: --version, python -m koloda, simulate, replay, score, sheet, banki, tournament,"
+            " cp1252, learn"
         )
         self.completion(bin_dir, env, home)
         self.serve(bin_dir, env, home)
@@ -304,7 +308,15 @@ class Smoke:
         base = f"http://127.0.0.1:{port}"
         try:
             checks = {"/": (200, page)}
-            for path in ("/static/style.css", "/static/table.js", "/sheet", "/banki", "/api/games"):
+            for path in (
+                "/static/style.css",
+                "/static/table.js",
+                "/sheet",
+                "/banki",
+                "/api/games",
+                "/rules/bank",
+                "/learn",
+            ):
                 checks[path] = http(base + path)
             checks["POST /api/sheets"] = http(f"{base}/api/sheets", {"players": ["Аня", "Боря", "Вера"]})
             wrong = {path: status for path, (status, _) in checks.items() if status not in (200, 201)}
@@ -315,8 +327,8 @@ class Smoke:
                 raise Failure(f"koloda serve: games {games}, or a page without its words")
             frame = self.websocket(bin_dir, env, port)
             self.done(
-                f"serve on port {port}: /, /static/..., /sheet, /banki, /api/games, a sheet stored,"
-                f" a {frame} frame on the websocket"
+                f"serve on port {port}: /, /static/..., /sheet, /banki, /api/games, /rules/bank, /learn,"
+                f" a sheet stored, a {frame} frame on the websocket"
             )
         finally:
             if os.name == "nt":

@@ -15,6 +15,7 @@ from koloda import i18n, registry
 from koloda.banki.options import BankiOptions
 from koloda.i18n import known, template
 from koloda.options import Options
+from koloda.rules import rule_ids  # "G3, M16-M18" -> G3 M16 M17 M18: the rules pages' own reading
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "rules"
@@ -24,29 +25,8 @@ GAMES: dict[str, type[Options]] = {spec.name: spec.options_class for spec in reg
     "banki": BankiOptions
 }
 RULE = r"[A-Z]?\d+(?:\.\d+)?"
-#: "S7", "3.2-3.4", "2.2, 7.8", "G3, M16-M18"
-RULES = re.compile(rf"{RULE}(?:-{RULE})?(?:, {RULE}(?:-{RULE})?)*")
 #: A rule's heading: "### S7. The bomb" (Thousand), "### M15 A lieutenant" (banki), "**4.5 The 8.**" (Bank).
 HEADING = re.compile(rf"^(?:### |\*\*)({RULE})[. ]", re.MULTILINE)
-
-
-def rule_ids(rules: str) -> list[str]:
-    """Every rule a rule string names, its ranges spelt out.
-
-    >>> rule_ids("G3, M16-M18"), rule_ids("3.2-3.4")
-    (['G3', 'M16', 'M17', 'M18'], ['3.2', '3.3', '3.4'])
-    """
-    assert RULES.fullmatch(rules), rules
-    ids = []
-    for part in rules.split(", "):
-        span = re.fullmatch(r"(.*?)(\d+)-(.*?)(\d+)", part)
-        if span is None:
-            ids.append(part)
-            continue
-        head, low, other, high = span.groups()
-        assert head == other and int(low) < int(high), part
-        ids.extend(f"{head}{number}" for number in range(int(low), int(high) + 1))
-    return ids
 
 
 def sections(game: str) -> dict[str, str]:

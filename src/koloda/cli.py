@@ -21,6 +21,8 @@ from koloda.bots import tournament
 from koloda.errors import KolodaError, RecordError, RequestError
 from koloda.game import GameRecord, GameSpec
 from koloda.i18n import LANGS
+from koloda.lessons import GAMES as LESSON_GAMES
+from koloda.lessons import cli as lessons_cli
 from koloda.options import add_option_arguments
 from koloda.simulate import match_lines, simulate_matches
 from koloda.web import cli as web_cli
@@ -81,6 +83,8 @@ def add_game_commands(subparsers: Any, spec: GameSpec) -> None:
     replay.set_defaults(func=lambda args: _replay(args, spec))
 
     spec.add_commands(commands)
+    if spec.name in LESSON_GAMES:  # koloda <game> learn (issue 31, docs/learn.md)
+        lessons_cli.add_command(commands, spec)
 
 
 def _simulate(args: argparse.Namespace, spec: GameSpec) -> int:

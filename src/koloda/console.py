@@ -83,6 +83,7 @@ PUNCTUATION = {
     "\u00a0": " ",
     # the terminal's table view (koloda.screen): rich's lines and boxes, the mark of the player to act
     "▶": ">",
+    "✓": "+",  # a lesson done (koloda <game> learn --list)
     "─": "-",
     "━": "=",
     "│": "|",

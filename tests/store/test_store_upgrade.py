@@ -153,6 +153,7 @@ def test_a_bank_table_that_fined_nobody_after_a_stuck_end_still_does_after_revis
         untouched = store.create_table("bank", 3, {"penalty_who": "loser"}, 6, [])
     with sqlite3.connect(path) as db:  # as the table was before revision 0008 ran
         db.execute("UPDATE alembic_version SET version_num = '0007'")
+        db.execute("DROP TABLE hints")  # made by a revision after 0008 (issue 31), so not there yet
     with SqlStore(url(path)) as store:
         assert version(path) == migrate.head()
         assert store.load_table(table_id).options == {**v2, "stuck_payer": "nobody"}

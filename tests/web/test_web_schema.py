@@ -349,8 +349,8 @@ def test_schema_every_text_has_both_languages_and_every_refusal_is_in_the_family
         assert isinstance(err, text.kind) and isinstance(err, kinds) and isinstance(err, KolodaError), key
         assert (err.code, err.status) == (text.code, text.status)
         # the only 5xx: the server's own record is bad, its database or other nodes cannot be reached, or
-        # the coach's worker failed on it
-        server_side = key in ("bad_record", "analysis_failed") or err.code == "unavailable"
+        # the coach's worker failed on it (an analysis, a hint)
+        server_side = key in ("bad_record", "analysis_failed", "hint_failed") or err.code == "unavailable"
         assert 400 <= err.status < 500 or server_side
     for kind, key in refusals.REASONS.items():
         en, ru = template("en", key), template("ru", key)

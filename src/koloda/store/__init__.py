@@ -153,6 +153,14 @@ class Store(Protocol):
 
     def save_analysis(self, table_id: int, seat: int, seed: int, result: dict[str, Any]) -> None: ...
 
+    def add_hint(self, table_id: int, seat: int, version: int, action: str) -> None:
+        """Note that ``seat`` was shown a hint (``action``, in notation) at the table's ``version`` (issue
+        31); the same hint noted again changes nothing."""
+
+    def hints(self, table_id: int) -> list[dict[str, Any]]:
+        """The hints shown at a table, in order: ``{"seat", "version", "action", "created"}``."""
+        ...
+
     # -- Thousand score sheets (the terminal and the web app) -------------------------------------
 
     def create_sheet(self, players: list[Any], options: dict[str, Any], edit_key: str | None = None) -> int:

@@ -109,3 +109,13 @@ health = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("checked", sa.String(40), nullable=False),
 )
+# Revision 0009 (issue 31): the hints a seat was shown at an unrated table, one row each.
+hints = sa.Table(
+    "hints",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),  # the table's version the hint was asked at
+    sa.Column("action", sa.String(80), nullable=False),  # the move suggested, in notation
+    sa.Column("created", sa.String(40), nullable=False),
+)

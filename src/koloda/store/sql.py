@@ -48,6 +48,7 @@ from koloda.store.schema import (
     banki_games,
     entry_keys,
     health,
+    hints,
     sheet_deals,
     sheets,
     tables,
@@ -421,6 +422,30 @@ class SqlStore:
                         created=now(),
                     )
                 )
+
+    def add_hint(self, table_id: int, seat: int, version: int, action: str) -> None:
+        """Note a hint shown to a seat of a table (issue 31); noted again, it changes nothing."""
+        with self.transaction() as db:
+            key = (hints.c.table_id == table_id, hints.c.seat == seat, hints.c.version == version)
+            if db.execute(sa.select(hints.c.seat).where(*key)).first() is None:
+                db.execute(
+                    hints.insert().values(
+                        table_id=table_id, seat=seat, version=version, action=action, created=now()
+                    )
+                )
+
+    def hints(self, table_id: int) -> list[dict[str, Any]]:
+        """The hints shown at a table, by version then seat."""
+        with self.reading() as db:
+            rows = db.execute(
+                sa.select(hints.c.seat, hints.c.version, hints.c.action, hints.c.created)
+                .where(hints.c.table_id == table_id)
+                .order_by(hints.c.version, hints.c.seat)
+            ).all()
+        return [
+            {"seat": row.seat, "version": row.version, "action": row.action, "created": row.created}
+            for row in rows
+        ]
 
     # -- Thousand score sheets ---------------------------------------------------------------------
 

@@ -81,10 +81,10 @@ def deal_players(deal: Any) -> int:
 def parse_deal(deal: Any) -> dict[str, Any]:
     """Validate an explicit deal; return it with hands and talon as bitmasks."""
     players = deal_players(deal)
-    unknown = sorted(set(deal) - {"dealer", "hands", "talon", "seed", "redeal"})
+    unknown = sorted(set(deal) - {"dealer", "hands", "talon", "seed", "redeal", "totals"})
     if unknown:
         raise RecordError(
-            f"unknown key {unknown[0]!r} in the deal; known keys: dealer, hands, talon, seed, redeal"
+            f"unknown key {unknown[0]!r} in the deal; known keys: dealer, hands, talon, seed, redeal, totals"
         )
     redeal = deal.get("redeal", False)
     if type(redeal) is not bool:
@@ -119,7 +119,15 @@ def parse_deal(deal: Any) -> dict[str, Any]:
             raise RecordError(f"hand {i} of the deal has {mask.bit_count()} cards, not {want}")
     if masks[-1].bit_count() != 3:
         raise RecordError(f"the deal's talon has {masks[-1].bit_count()} cards, not 3")
-    return {"dealer": dealer, "hands": masks[:-1], "talon": masks[-1], "seed": seed, "redeal": redeal}
+    parsed = {"dealer": dealer, "hands": masks[:-1], "talon": masks[-1], "seed": seed, "redeal": redeal}
+    if "totals" in deal:  # a game taken up where it stands (the score book checks the numbers)
+        totals = deal["totals"]
+        if not isinstance(totals, list) or len(totals) != players or any(type(t) is not int for t in totals):
+            raise RecordError(
+                f"the deal's 'totals' must be {players} whole numbers, one a seat, not {totals!r}"
+            )
+        parsed["totals"] = list(totals)
+    return parsed
 
 
 def deal_to_json(deal: dict[str, Any]) -> dict[str, Any]:
@@ -132,4 +140,6 @@ def deal_to_json(deal: dict[str, Any]) -> dict[str, Any]:
     }
     if deal.get("redeal"):
         out["redeal"] = True
+    if "totals" in deal:
+        out["totals"] = list(deal["totals"])
     return out

@@ -69,7 +69,7 @@ class ThousandState(ThousandRules):
         self._scope = scope
         self._seed = seed
         self._deal0 = deal
-        self._book = ScoreBook(options, players)
+        self._book = ScoreBook(options, players, None if deal is None else deal.get("totals"))
         self._top = DECK_POINTS + sum(MARRIAGE_VALUES) + (ACE_MARRIAGE_VALUE if options.ace_marriage else 0)
         self._must_beat = options.must_beat != "no"
         self._history = []

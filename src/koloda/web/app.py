@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import hashlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -29,16 +27,30 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from koloda import i18n, registry, verify
+from koloda import registry, verify
 from koloda.bots.base import LEVELS
 from koloda.errors import KolodaError, StoreError
 from koloda.i18n import LANGS
 from koloda.store import Store
-from koloda.web import banki, coach, editkeys, entries, guard, offline, refusals, schemas, sheets, storecalls
+from koloda.web import (
+    banki,
+    coach,
+    editkeys,
+    entries,
+    guard,
+    hints,
+    learn,
+    offline,
+    refusals,
+    schemas,
+    sheets,
+    storecalls,
+)
 from koloda.web.bus import RedisBus
 from koloda.web.guard import Gate, Guard
 from koloda.web.hub import Hub
 from koloda.web.limits import Limits
+from koloda.web.pages import etagged, page_html, read_body
 from koloda.web.play import play_socket
 from koloda.web.refusals import path_id
 from koloda.web.schemas import ExportQuery, NoQuery, PageQuery
@@ -65,11 +77,7 @@ async def _body(request: Request, model: type[M], *, options: bool = False) -> M
 _OPTIONS = {"options": "options_shape", "preset": "options_shape"}
 
 
-async def _raw(request: Request) -> bytes:
-    raw = bytearray()
-    async for chunk in request.stream():  # the guard refuses the chunk that passes Limits.body
-        raw += chunk
-    return bytes(raw)
+_raw = read_body
 
 
 def _query(request: Request, model: type[M]) -> M:
@@ -106,25 +114,6 @@ async def _left(request: Request, exc: Exception) -> Response:
 #: The headers of an answer that holds a secret (a seat's token, an edit key): no cache may keep it.
 NO_STORE = {"Cache-Control": "no-store"}
 
-WORDS_MARK = "<!--koloda-words-->"
-
-
-def page_html(name: str) -> str:
-    """A page of ``static/`` with the words of both languages embedded where it marks them, from the
-    translation catalog (koloda.i18n.words): the page's scripts read them, and hold no word themselves.
-
-    >>> html = page_html("index.html")
-    >>> '"web.newTable": "Новый стол"' in html and '"web.newTable": "New table"' in html
-    True
-    """
-    words = json.dumps({lang: i18n.words(lang) for lang in LANGS}, ensure_ascii=False, sort_keys=True)
-    safe = words.replace("</", "<\\/")  # no word can close the script element
-    script = f'<script id="koloda-words" type="application/json">{safe}</script>'
-    html = (STATIC / name).read_text(encoding="utf-8").replace(WORDS_MARK, script)
-    if name in offline.PREFIXES:  # the pages that keep score and referee offline: their rules' data
-        html = html.replace(offline.RULES_MARK, offline.rules_script(name))
-    return html
-
 
 def _entry(key: str | None, seq: int, again: bool) -> dict[str, Any]:
     """What the answer to an entry sent with a key adds: the key, the line it is, and whether it had come
@@ -153,6 +142,7 @@ def create_app(
     own)."""
     hub: Hub | None = None
     the_coach: coach.Coach | None = None
+    the_hints = hints.Hints(store)
     limits = Limits() if limits is None else limits
     telemetry = Telemetry()
 
@@ -176,24 +166,17 @@ def create_app(
         the_coach = coach.Coach(store, settings=coach_settings)
         app.state.hub = hub
         app.state.coach = the_coach
+        app.state.hints = the_hints
         await hub.start()
         try:
             yield
         finally:
             await hub.close()
             the_coach.close()
+            the_hints.close()
 
     def page(name: str, text: str | None = None, media_type: str = "text/html; charset=utf-8") -> Any:
-        html = (page_html(name) if text is None else text).encode()
-        etag = '"' + hashlib.sha256(html).hexdigest()[:32] + '"'
-        headers = {"ETag": etag, "Cache-Control": "no-cache"}  # kept, and asked again with If-None-Match
-
-        async def handler(request: Request) -> Response:
-            if request.headers.get("if-none-match") == etag:
-                return Response(status_code=304, headers=headers)
-            return Response(html, media_type=media_type, headers=headers)
-
-        return handler
+        return etagged((page_html(name) if text is None else text).encode(), media_type)
 
     manifest = (STATIC / "manifest.webmanifest").read_text(encoding="utf-8")
 
@@ -286,8 +269,12 @@ def create_app(
         room = await the_hub().room(table_id)
         if not room.over:
             raise refusals.refuse("not_revealed", id=table_id)
+        record = game_record(room.record, room.actions)
+        shown = await off_loop(store.hints, table_id)  # the hints its seats were shown (issue 31)
+        if shown:
+            record = dataclasses.replace(record, meta={**record.meta, "hints": shown})
         return Response(
-            game_record(room.record, room.actions).dumps() + "\n",
+            record.dumps() + "\n",
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="table-{table_id}.json"'},
         )
@@ -417,6 +404,10 @@ def create_app(
         with suppress(WebSocketDisconnect):
             await play_socket(the_hub(), websocket, Gate(websocket.scope, limits, clock), limits)
 
+    async def table_options(table_id: int) -> tuple[str, dict[str, Any]]:
+        room = await the_hub().room(table_id)
+        return room.record.game, room.record.options
+
     async def metrics(request: Request) -> Response:
         _query(request, NoQuery)
         return PlainTextResponse(telemetry.metrics(), media_type="text/plain; version=0.0.4; charset=utf-8")
@@ -452,7 +443,11 @@ def create_app(
         Route("/banki/{id}", page("banki.html"), methods=get),
         Route(
             "/sw.js",
-            page("sw.js", offline.service_worker(page_html), "text/javascript; charset=utf-8"),
+            page(
+                "sw.js",
+                offline.service_worker(page_html, learn.shell_pages()),
+                "text/javascript; charset=utf-8",
+            ),
             methods=get,
         ),
         Route("/manifest.webmanifest", page("manifest", manifest, "application/manifest+json"), methods=get),
@@ -478,6 +473,8 @@ def create_app(
         Route("/api/banki/{id}", banki_game, methods=get),
         Route("/api/banki/{id}/events", banki_event, methods=post),
         Route("/api/banki/{id}/undo", banki_undo, methods=post),
+        *hints.routes(the_hub, lambda: the_hints),
+        *learn.routes(table_options),
         Route("/metrics", metrics, methods=get),
         Route("/healthz", healthz, methods=get),
         WebSocketRoute("/ws/{id}", play),

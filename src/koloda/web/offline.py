@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -118,22 +118,26 @@ PAGES = {"/": "index.html", "/sheet": "sheet.html", "/banki": "banki.html", "/ta
 ROOT_FILES = ("sw.js", "manifest.webmanifest")
 
 
-def shell() -> list[str]:
-    """Every address the service worker keeps: the pages, the manifest, and every static file."""
+def shell(generated: Mapping[str, str] | None = None) -> list[str]:
+    """Every address the service worker keeps: the pages (those of static/ and the ``generated`` ones,
+    the rules and the lessons of issue 31), the manifest, and every static file."""
     files = sorted(path.name for path in STATIC.iterdir() if path.is_file() and path.name not in ROOT_FILES)
-    return [*PAGES, "/manifest.webmanifest", *(f"/static/{name}" for name in files)]
+    return [*PAGES, *(generated or {}), "/manifest.webmanifest", *(f"/static/{name}" for name in files)]
 
 
-def service_worker(page_html: Callable[[str], str]) -> str:
+def service_worker(page_html: Callable[[str], str], generated: Mapping[str, str] | None = None) -> str:
     """``static/sw.js`` with its shell and version filled in: the version is a digest of every page as
-    served (``page_html``) and every file of the shell, so any change to them makes a new worker."""
+    served (``page_html``, and the ``generated`` pages: their addresses and HTML) and every file of the
+    shell, so any change to them makes a new worker."""
     digest = hashlib.sha256()
     for name in sorted(PAGES.values()):
         digest.update(page_html(name).encode())
+    for address, html in sorted((generated or {}).items()):
+        digest.update(address.encode() + b"\0" + html.encode())
     for path in sorted(STATIC.iterdir()):
         if path.is_file():
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     text = (STATIC / "sw.js").read_text(encoding="utf-8")
     return text.replace("__KOLODA_VERSION__", digest.hexdigest()[:16]).replace(
-        "__KOLODA_SHELL__", json.dumps(shell())
+        "__KOLODA_SHELL__", json.dumps(shell(generated))
     )

@@ -132,6 +132,9 @@ TEXTS: dict[str, Text] = {
     "game_not_over": Text("game_not_over", IllegalActionError, 409),
     "analysis_private": Text("analysis_private", RequestError, 403),
     "analysis_failed": Text("analysis_failed", RecordError, 500),
+    # issue 31: the hint (koloda.web.hints)
+    "hints_rated": Text("hints_rated", RequestError, 403),
+    "hint_failed": Text("hint_failed", RecordError, 500),
     # the server's own fault: a stored table that no longer replays
     "bad_record": Text("bad_record", RecordError, 500),
     # the database or the other nodes cannot be reached now (nothing changed; try again)
@@ -203,6 +206,9 @@ WORDS: dict[str, str] = {
     "game_not_over": N_("refusal.game_not_over"),
     "analysis_private": N_("refusal.analysis_private"),
     "analysis_failed": N_("refusal.analysis_failed"),
+    # issue 31
+    "hints_rated": N_("refusal.hints_rated"),
+    "hint_failed": N_("refusal.hint_failed"),
     "bad_record": N_("refusal.bad_record"),
     "store_unavailable": N_("refusal.store_unavailable"),
     "bus_unavailable": N_("refusal.bus_unavailable"),

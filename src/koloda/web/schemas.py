@@ -256,6 +256,31 @@ class PageQuery(Strict):
         return None if self.before is None else int(self.before)
 
 
+# -- issue 31: the rules, the lessons, the hint ----------------------------------------------------------
+
+
+class RulesQuery(Strict):
+    """``/rules/GAME?lang=ru|en&table=ID``: the page's language (none: the browser's own), and the table
+    whose agreements it marks."""
+
+    lang: Annotated[str, _choice(("ru", "en"))] | None = None
+    table: Annotated[str, Field(pattern=r"^[0-9]{1,18}$")] | None = None
+
+
+class TableQuery(Strict):
+    """``GET /api/rules/GAME?table=ID``: the table whose agreements are marked (none: no marks)."""
+
+    table: Annotated[str, Field(pattern=r"^[0-9]{1,18}$")] | None = None
+
+
+class AskHint(Strict):
+    """``POST /api/tables/ID/hint``: the seat's link, and the version its client shows (a hint for a
+    table that moved on since is refused ``stale``)."""
+
+    token: Token
+    v: Annotated[int, Field(ge=0, le=MAX_VERSION)] | None = None
+
+
 # -- websocket messages ------------------------------------------------------------------------------
 
 

@@ -26,6 +26,9 @@ function shellOf(url) {
   if (first === "sheet") return "/sheet";
   if (first === "banki") return "/banki";
   if (first === "table") return "/table/0";
+  // issue 31: each rules page in each language (a table's marks come from the API, not the page)
+  if (first === "rules") return `${url.pathname}?lang=${url.searchParams.get("lang") === "en" ? "en" : "ru"}`;
+  if (first === "learn") return "/learn";
   return "/";
 }
 

@@ -121,6 +121,7 @@ function render() {
   renderEnd(view, game);
   renderCoach();
   fairRender(TABLE_ID, msg);
+  window.koloda_extras?.forEach((fn) => fn(msg));
 }
 
 // The games this page draws itself; any other registered game gets renderAnyGame (docs/architecture.md).
