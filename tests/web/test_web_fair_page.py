@@ -84,25 +84,33 @@ def test_at_the_end_of_a_match_the_page_checks_every_hand_it_saw(server: Server,
 
 def test_the_page_sees_a_secret_that_does_not_deal_what_it_saw(server: Server, page: Any) -> None:
     # The check is not vacuous: a hand this browser remembers that the secret does not deal is caught.
-    table_id, links = table(server, "bank", 2, 1)
+    table_id, links = table(server, "bank", 2, 3)
     page.goto(f"{server.url}/table/{table_id}?token={links[1]}")
     deadline = time.monotonic() + 120
     while not httpx.get(f"{server.url}/api/tables/{table_id}").json()["over"]:
         assert time.monotonic() < deadline, "the bots did not finish"
         time.sleep(0.2)
     page.wait_for_selector("#fair-check:not(.hidden)", timeout=15_000)
-    page.evaluate(
-        """(id) => {
+    starts = {
+        d["number"]: d["version"]
+        for d in httpx.get(f"{server.url}/api/tables/{table_id}/fairness").json()["deals"]
+    }
+    # one card changed in a hand the page saw from the deal's start (a deal first seen in its middle is not
+    # checked, so changing it would prove nothing)
+    changed = page.evaluate(
+        """([id, starts]) => {
           const key = `koloda.fair.${id}.1`;
           const data = JSON.parse(localStorage.getItem(key));
-          const first = Object.keys(data.hands)[0];
-          const hand = data.hands[first].hand;
-          const other = ["6S", "7S", "8S", "9S", "10S"].find((card) => !hand.includes(card));
-          hand[0] = other;  // one card that the secret did not deal to this seat
+          const number = Object.keys(data.hands).find((n) => data.hands[n].v === starts[n]);
+          if (number === undefined) return null;
+          const hand = data.hands[number].hand;
+          hand[0] = ["6S", "7S", "8S", "9S", "10S"].find((card) => !hand.includes(card));
           localStorage.setItem(key, JSON.stringify(data));
+          return number;
         }""",
-        table_id,
+        [table_id, starts],
     )
+    assert changed is not None, "the page saw no deal from its start"
     if page.is_visible("#end-close"):
         page.click("#end-close")
     page.click("#fair-check")
