@@ -504,6 +504,15 @@ class GameSpec(ABC):
         """The points per seat of deal ``index`` (from 0)."""
         return state.returns()
 
+    def deal_declarer(self, state: GameState, index: int) -> tuple[int, bool | None] | None:
+        """Who declared deal ``index`` (from 0) and whether his contract was made (None: not played, a
+        bomb); None for a game without declarers (koloda.bots.matches counts every deal as defence)."""
+        return None
+
+    def names_contract(self, state: GameState, action: int) -> bool:
+        """Whether ``action``, at this state, names the contract the declarer will play (not a bomb)."""
+        return False
+
     def winner(self, state: GameState) -> int | None:
         """The seat that won a finished game: by default the one with the most points, if only one."""
         if not state.is_over():

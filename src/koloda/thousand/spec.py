@@ -20,7 +20,7 @@ from koloda.i18n import LANGS, Lang, say
 from koloda.options import Options
 from koloda.seeds import Seed
 from koloda.thousand import cli
-from koloda.thousand.actions import NUM_ACTIONS, action_text, action_words, parse_action
+from koloda.thousand.actions import BOMB, NUM_ACTIONS, action_text, action_words, parse_action
 from koloda.thousand.deal import deal_label
 from koloda.thousand.observe import ThousandObservation, observe
 from koloda.thousand.options import ThousandOptions
@@ -133,6 +133,13 @@ class ThousandSpec(GameSpec):
 
     def deal_scores(self, state: GameState, index: int) -> tuple[int, ...]:
         return tuple(self.own_state(state, ThousandState).results[index][1].delta)
+
+    def deal_declarer(self, state: GameState, index: int) -> tuple[int, bool | None]:
+        deal, score = self.own_state(state, ThousandState).results[index]
+        return deal.declarer, score.made
+
+    def names_contract(self, state: GameState, action: int) -> bool:
+        return self.own_state(state, ThousandState).phase == "contract" and action != BOMB
 
     def rater(self, options: Options, **settings: Any) -> Any:
         """The coach's rater (docs/analysis.md), for the web app."""
